@@ -1,0 +1,147 @@
+// The only module that exports to the host. Everything crosses as numbers: pointers into linear
+// memory, lengths, counts. See src/wasm.ts for the host side of this interface.
+
+import { decideUrl, selectAgents as select, verdictOf } from "./match";
+import { compileRobots } from "./parse";
+import { RECORD_FIELDS, RuleField, RuleFlag, RuleTable } from "./table";
+import { Char } from "./chars";
+
+/** Allocates `size` bytes for the host (input buffers, result arrays). */
+export function allocate(size: usize): usize {
+  return heap.alloc(size);
+}
+
+/** Frees memory from `allocate`. */
+export function release(pointer: usize): void {
+  heap.free(pointer);
+}
+
+/** Parses `length` bytes of robots.txt at `body` (profile 0 = google, 1 = rfc9309); returns a table handle. */
+export function compile(body: usize, length: usize, profile: u32): usize {
+  return changetype<usize>(compileRobots(body, length, profile));
+}
+
+/** Frees a table and everything it owns. */
+export function freeTable(table: usize): void {
+  changetype<RuleTable>(table).free();
+}
+
+/** Selects the groups for the agents encoded at `agents` (u32 length + bytes, repeated); returns the scope (0 none, 1 specific, 2 global). */
+export function selectAgents(table: usize, agents: usize, agentsLength: usize): u32 {
+  return select(changetype<RuleTable>(table), agents, agentsLength);
+}
+
+/** Number of LF bytes in [bytes, bytes + length). */
+export function countNewlines(bytes: usize, length: usize): u32 {
+  let count: u32 = 0;
+  for (let i: usize = 0; i < length; i++) {
+    if (load<u8>(bytes + i) == Char.LF) count++;
+  }
+  return count;
+}
+
+/** matchBatch mode bits. */
+const enum Mode {
+  /** Write the u32 matching line per URL to `details` (0: no rule matched). */
+  LINES = 1,
+  /** Write the u32 winning rule index + 1 per URL to `details` (0: none). */
+  RULES = 2,
+  /** Newline batches: remove one CR before each LF. */
+  STRIP_CR = 4,
+}
+
+/**
+ * Decides `count` URLs for the current agent selection. URL i is urls[offsets[i], offsets[i+1])
+ * when `offsets` is non-zero, else the i-th LF-separated line of urls[0, urlsLength). Writes a
+ * verdict byte per URL (1 = allowed) and the detail the mode asks for; returns the number of
+ * URLs decided.
+ */
+export function matchBatch(
+  table: usize, urls: usize, urlsLength: usize, offsets: usize, count: u32,
+  verdicts: usize, details: usize, mode: u32,
+): u32 {
+  const t = changetype<RuleTable>(table);
+  let lineStart: usize = 0;
+  let done: u32 = 0;
+  while (done < count) {
+    let start: usize;
+    let end: usize;
+    if (offsets != 0) {
+      start = load<u32>(offsets + (<usize>done << 2));
+      end = load<u32>(offsets + (<usize>(done + 1) << 2));
+    } else {
+      if (lineStart > urlsLength) break;
+      start = lineStart;
+      end = start;
+      while (end < urlsLength && load<u8>(urls + end) != Char.LF) end++;
+      lineStart = end + 1;
+      if (mode & Mode.STRIP_CR && end > start && load<u8>(urls + end - 1) == Char.CR) end--;
+    }
+    const rule = decideUrl(t, urls + start, end - start);
+    store<u8>(verdicts + done, verdictOf(t, rule));
+    if (mode & Mode.LINES) {
+      store<u32>(details + (<usize>done << 2), rule < 0 ? 0 : t.ruleField(<u32>rule, RuleField.LINE));
+    } else if (mode & Mode.RULES) {
+      store<u32>(details + (<usize>done << 2), <u32>(rule + 1));
+    }
+    done++;
+  }
+  return done;
+}
+
+export function ruleLine(table: usize, rule: u32): u32 {
+  return changetype<RuleTable>(table).ruleField(rule, RuleField.LINE);
+}
+
+/** 1 for allow, 0 for disallow. */
+export function ruleIsAllow(table: usize, rule: u32): u32 {
+  return changetype<RuleTable>(table).ruleField(rule, RuleField.FLAGS) & RuleFlag.ALLOW;
+}
+
+export function rulePatternPointer(table: usize, rule: u32): usize {
+  const t = changetype<RuleTable>(table);
+  return t.pool.data + t.ruleField(rule, RuleField.PATTERN_START);
+}
+
+export function rulePatternLength(table: usize, rule: u32): u32 {
+  return changetype<RuleTable>(table).ruleField(rule, RuleField.PATTERN_LENGTH);
+}
+
+/** Number of compiled rules (index-page twins included). */
+export function ruleCount(table: usize): u32 {
+  return changetype<RuleTable>(table).ruleCount;
+}
+
+export function groupCount(table: usize): u32 {
+  return changetype<RuleTable>(table).groupCount;
+}
+
+/** One byte per group, 1 if it decides for the agents of the last selectAgents call. */
+export function selectedGroupsPointer(table: usize): usize {
+  return changetype<RuleTable>(table).selectedGroups.data;
+}
+
+export function lineCount(table: usize): u32 {
+  return <u32>(changetype<RuleTable>(table).lines.length >> 1);
+}
+
+/** Two bytes per line: LineKind, LineFlag bits. */
+export function linesPointer(table: usize): usize {
+  return changetype<RuleTable>(table).lines.data;
+}
+
+export function recordCount(table: usize): u32 {
+  return <u32>(changetype<RuleTable>(table).records.length / (RECORD_FIELDS << 2));
+}
+
+/** Records as u32 fields: line, kind, group, key start, key length, value start, value length. */
+export function recordsPointer(table: usize): usize {
+  return changetype<RuleTable>(table).records.data;
+}
+
+/** Bytes of linear memory the table holds (capacities of all its arrays). */
+export function tableBytes(table: usize): usize {
+  const t = changetype<RuleTable>(table);
+  return offsetof<RuleTable>() + t.rules.capacity + t.order.capacity + t.pool.capacity + t.agents.capacity +
+    t.records.capacity + t.lines.capacity + t.selectedFor.capacity + t.selectedGroups.capacity + t.selectedRules.capacity;
+}

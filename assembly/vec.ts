@@ -1,0 +1,55 @@
+// A growable byte buffer in raw linear memory. Tables are built from these and freed as a whole
+// on dispose, so memory returns to the allocator (TLSF) for the next robots.txt.
+
+@unmanaged
+export class Vec {
+  data: usize;
+  length: usize;
+  capacity: usize;
+
+  static create(capacity: usize): Vec {
+    const vec = changetype<Vec>(heap.alloc(offsetof<Vec>()));
+    const cap = max<usize>(capacity, 16);
+    vec.data = heap.alloc(cap);
+    vec.length = 0;
+    vec.capacity = cap;
+    return vec;
+  }
+
+  /** Makes room for `extra` more bytes and returns the address where they go. */
+  reserve(extra: usize): usize {
+    const needed = this.length + extra;
+    if (needed > this.capacity) {
+      let cap = this.capacity << 1;
+      if (cap < needed) cap = needed;
+      this.data = heap.realloc(this.data, cap);
+      this.capacity = cap;
+    }
+    return this.data + this.length;
+  }
+
+  pushU8(value: u32): void {
+    store<u8>(this.reserve(1), value);
+    this.length += 1;
+  }
+
+  pushU32(value: u32): void {
+    store<u32>(this.reserve(4), value);
+    this.length += 4;
+  }
+
+  pushBytes(src: usize, len: usize): void {
+    memory.copy(this.reserve(len), src, len);
+    this.length += len;
+  }
+
+  // @ts-ignore: decorator
+  @inline u32At(index: usize): u32 {
+    return load<u32>(this.data + (index << 2));
+  }
+
+  free(): void {
+    heap.free(this.data);
+    heap.free(changetype<usize>(this));
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * The one error class of the library. Content problems in a robots.txt never throw
+ * (they become line metadata); these codes are for misuse of the API.
+ */
+export type RobotsErrorCode =
+  /** `Robots.parse` (or anything needing the engine) before `init()` / `initSync()`. */
+  | "ROBOTS_ERR_NOT_INITIALIZED"
+  /** A method called on a `Robots` after `dispose()`. */
+  | "ROBOTS_ERR_DISPOSED"
+  /** A URL that is not a string (or a URL batch that is neither `string[]` nor bytes). */
+  | "ROBOTS_ERR_INVALID_URL"
+  /** An agent that is not a string or an array of strings. */
+  | "ROBOTS_ERR_INVALID_AGENT"
+  /** A robots.txt body that is neither a string nor a `Uint8Array`. */
+  | "ROBOTS_ERR_INVALID_BODY"
+  /** An unknown option, or an option with a value of the wrong type or range. */
+  | "ROBOTS_ERR_INVALID_OPTION"
+  /** The WebAssembly module could not be loaded or failed internally (a bug: please report it). */
+  | "ROBOTS_ERR_WASM";
+
+export class RobotsError extends Error {
+  override readonly name = "RobotsError";
+  readonly code: RobotsErrorCode;
+
+  constructor(code: RobotsErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export function isRobotsError(value: unknown): value is RobotsError {
+  return value instanceof RobotsError;
+}

@@ -1,0 +1,48 @@
+/**
+ * The shared engine instance. One instance serves every `Robots`: tables are allocated in its
+ * memory and freed on dispose, so a long-running crawler reuses the same space.
+ */
+import { RobotsError } from "./errors.js";
+import { releaseWasmBase64 } from "./generated/release-wasm.js";
+import { type Engine, loadEngine, loadEngineAsync } from "./wasm.js";
+
+/** Where to load the module from; by default the release build embedded in this package. */
+export type WasmSource = BufferSource | WebAssembly.Module;
+
+let engine: Engine | undefined;
+let loading: Promise<void> | undefined;
+
+function embeddedBinary(): Uint8Array {
+  const text = atob(releaseWasmBase64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+/** Loads the engine (once; later calls wait for the same load). Works in Node and in browsers. */
+export function init(source?: WasmSource | Response | PromiseLike<Response>): Promise<void> {
+  if (engine !== undefined) return Promise.resolve();
+  loading ??= loadEngineAsync(source ?? embeddedBinary()).then(
+    (loaded) => {
+      engine ??= loaded;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Loads the engine synchronously (Node, workers, or browsers for this small module). */
+export function initSync(source?: WasmSource): void {
+  engine ??= loadEngine(source ?? embeddedBinary());
+}
+
+/** The loaded engine; throws ROBOTS_ERR_NOT_INITIALIZED before `init()`/`initSync()`. */
+export function defaultEngine(): Engine {
+  if (engine === undefined) {
+    throw new RobotsError("ROBOTS_ERR_NOT_INITIALIZED", "call `await init()` or `initSync()` before Robots.parse");
+  }
+  return engine;
+}

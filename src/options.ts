@@ -1,0 +1,62 @@
+import { RobotsError } from "./errors.js";
+import type { AgentQuery, ParseOptions, Profile } from "./types.js";
+
+/** Google's fetch limit and the RFC 9309 minimum: 500 KiB. */
+export const DEFAULT_MAX_BYTES = 512_000;
+
+export interface ResolvedParseOptions {
+  profile: Profile;
+  /** Infinity when unlimited. */
+  maxBytes: number;
+}
+
+const PARSE_OPTION_NAMES = new Set(["profile", "maxBytes"]);
+
+/** Validates `Robots.parse` options; unknown keys and bad values throw `ROBOTS_ERR_INVALID_OPTION`. */
+export function resolveParseOptions(options: ParseOptions | undefined): ResolvedParseOptions {
+  if (options === undefined) return { profile: "google", maxBytes: DEFAULT_MAX_BYTES };
+  if (options === null || typeof options !== "object") {
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", "options must be an object");
+  }
+  for (const key of Object.keys(options)) {
+    if (!PARSE_OPTION_NAMES.has(key)) {
+      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `unknown option "${key}" (known: profile, maxBytes)`);
+    }
+  }
+  const profile = options.profile ?? "google";
+  if (profile !== "google" && profile !== "rfc9309") {
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `profile must be "google" or "rfc9309", got ${JSON.stringify(profile)}`);
+  }
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const validLimit = maxBytes === Infinity || (Number.isSafeInteger(maxBytes) && maxBytes >= 0);
+  if (typeof maxBytes !== "number" || !validLimit) {
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `maxBytes must be a non-negative integer or Infinity, got ${String(maxBytes)}`);
+  }
+  return { profile, maxBytes };
+}
+
+/** Checks an agent query and returns it as a list (one agent or several whose groups merge). */
+export function agentList(agent: AgentQuery): readonly string[] {
+  if (typeof agent === "string") return [agent];
+  if (Array.isArray(agent) && agent.every((name) => typeof name === "string")) return agent;
+  throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agent must be a string or an array of strings");
+}
+
+export function assertUrl(url: unknown): asserts url is string {
+  if (typeof url !== "string") {
+    throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL must be a string, got ${url === null ? "null" : typeof url}`);
+  }
+}
+
+/** Checks a URL batch: a `Uint8Array` of lines, or an array whose every element is a string. */
+export function assertUrlBatch(urls: unknown): asserts urls is readonly string[] | Uint8Array {
+  if (urls instanceof Uint8Array) return;
+  if (!Array.isArray(urls)) {
+    throw new RobotsError("ROBOTS_ERR_INVALID_URL", "URLs must be an array of strings or a Uint8Array of lines");
+  }
+  for (let i = 0; i < urls.length; i++) {
+    if (typeof urls[i] !== "string") {
+      throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${i} must be a string, got ${urls[i] === null ? "null" : typeof urls[i]}`);
+    }
+  }
+}

@@ -1,0 +1,316 @@
+/**
+ * The public `Robots` class on top of the WASM engine: options and input preparation, batches
+ * written into linear memory in one pass, one call per batch, results copied out.
+ */
+import { RobotsError } from "./errors.js";
+import { defaultEngine } from "./init.js";
+import { prepareInput } from "./input.js";
+import { agentList, assertUrl, assertUrlBatch, resolveParseOptions } from "./options.js";
+import { parseCrawlDelay } from "./records.js";
+import type {
+  AgentQuery, BatchResult, Explanation, InputInfo, LineInfo, LineKind, ParseOptions, Profile, RecordKey,
+  RobotsRecord, RobotsTxt, UrlBatch,
+} from "./types.js";
+import { type Engine, MatchMode } from "./wasm.js";
+
+const PROFILE_CODES: Record<Profile, number> = { google: 0, rfc9309: 1 };
+
+/** LineKind by the engine's code (assembly/table.ts LineKind). */
+const LINE_KINDS: readonly LineKind[] = [
+  "empty", "comment", "user-agent", "allow", "disallow", "sitemap", "ignored-record", "unknown", "invalid",
+];
+
+/** RecordKey by the engine's code (assembly/table.ts RecordKind); 0 is an unknown key. */
+const RECORD_KEYS: readonly (RecordKey | undefined)[] = [
+  undefined, "sitemap", "crawl-delay", "request-rate", "visit-time", "host", "clean-param",
+  "content-signal", "content-usage", "noindex", "nofollow", "noarchive",
+];
+
+const LINE_FLAG = { comment: 1, typo: 2, missingColon: 4, tooLong: 8, outsideGroup: 16 } as const;
+const RECORD_FIELDS = 7;
+const NO_GROUP = 0xffffffff;
+
+/** URLs per engine call for string batches: bounds the scratch memory of huge arrays. */
+const STRING_CHUNK_URLS = 16_384;
+/** Bytes per engine call for byte batches (cut at a line end). */
+const BYTE_CHUNK_BYTES = 8 << 20;
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/** Frees tables whose Robots was garbage-collected without dispose() (a safety net, not the plan). */
+const leakedTables = new FinalizationRegistry<{ engine: Engine; handle: number }>(({ engine, handle }) => {
+  engine.exports.freeTable(handle);
+});
+
+interface RawBatch {
+  allowed: Uint8Array;
+  details: Uint32Array | undefined;
+}
+
+/** Parses a robots.txt with a given engine instance (tests use it to run the debug build). */
+export function parseWith(engine: Engine, body: string | Uint8Array, options?: ParseOptions): Robots {
+  const { profile, maxBytes } = resolveParseOptions(options);
+  const { bytes, info } = prepareInput(body, maxBytes);
+  const pointer = engine.scratch("body", bytes.length);
+  engine.bytes.set(bytes, pointer);
+  const handle = engine.call(() => engine.exports.compile(pointer, bytes.length, PROFILE_CODES[profile]));
+  return new Robots(engine, handle, profile, info, readRecords(engine, handle, bytes));
+}
+
+function readRecords(engine: Engine, handle: number, body: Uint8Array): RobotsRecord[] {
+  const count = engine.exports.recordCount(handle);
+  const base = engine.exports.recordsPointer(handle) >>> 2;
+  const words = engine.words;
+  const records: RobotsRecord[] = [];
+  for (let i = 0; i < count; i++) {
+    const at = base + i * RECORD_FIELDS;
+    const [line, kind, group, keyStart, keyLength, valueStart, valueLength] = words.subarray(at, at + RECORD_FIELDS);
+    const known = RECORD_KEYS[kind];
+    records.push({
+      line,
+      key: known ?? utf8Decoder.decode(body.subarray(keyStart, keyStart + keyLength)).toLowerCase(),
+      known: known !== undefined,
+      value: utf8Decoder.decode(body.subarray(valueStart, valueStart + valueLength)),
+      group: group === NO_GROUP ? null : group,
+    });
+  }
+  return records;
+}
+
+export class Robots implements RobotsTxt {
+  /** Parses a robots.txt body. Content never throws; bad options do (`ROBOTS_ERR_INVALID_OPTION`). */
+  static parse(body: string | Uint8Array, options?: ParseOptions): Robots {
+    return parseWith(defaultEngine(), body, options);
+  }
+
+  readonly profile: Profile;
+  readonly input: InputInfo;
+  readonly #engine: Engine;
+  #handle: number;
+  readonly #records: readonly RobotsRecord[];
+  #lines: readonly LineInfo[] | undefined;
+
+  /** @internal Use `Robots.parse`. */
+  constructor(engine: Engine, handle: number, profile: Profile, input: InputInfo, records: readonly RobotsRecord[]) {
+    this.#engine = engine;
+    this.#handle = handle;
+    this.profile = profile;
+    this.input = input;
+    this.#records = records;
+    leakedTables.register(this, { engine, handle }, this);
+  }
+
+  isAllowed(url: string, agent: AgentQuery): boolean {
+    assertUrl(url);
+    return this.#run([url], agentList(agent), 0).allowed[0] === 1;
+  }
+
+  explain(url: string, agent: AgentQuery): Explanation {
+    assertUrl(url);
+    const agents = agentList(agent);
+    const { allowed, details } = this.#run([url], agents, MatchMode.rules);
+    const rule = details![0] - 1;
+    if (rule < 0) return { allowed: allowed[0] === 1, line: 0 };
+    const { exports } = this.#engine;
+    const handle = this.#handle;
+    return {
+      allowed: allowed[0] === 1,
+      line: exports.ruleLine(handle, rule),
+      rule: {
+        kind: exports.ruleIsAllow(handle, rule) ? "allow" : "disallow",
+        pattern: this.#engine.text(exports.rulePatternPointer(handle, rule), exports.rulePatternLength(handle, rule)),
+        // The batch just selected the groups for these agents.
+        group: this.#scope(agents) === 1 ? "specific" : "global",
+      },
+    };
+  }
+
+  classify(urls: UrlBatch, agent: AgentQuery): Uint8Array {
+    assertUrlBatch(urls);
+    return this.#run(urls, agentList(agent), 0).allowed;
+  }
+
+  classifyWithLines(urls: UrlBatch, agent: AgentQuery): BatchResult {
+    assertUrlBatch(urls);
+    const { allowed, details } = this.#run(urls, agentList(agent), MatchMode.lines);
+    return { allowed, lines: details! };
+  }
+
+  get sitemaps(): readonly string[] {
+    this.#live();
+    return this.#records.filter((record) => record.key === "sitemap" && record.value !== "").map((record) => record.value);
+  }
+
+  get records(): readonly RobotsRecord[] {
+    this.#live();
+    return this.#records;
+  }
+
+  crawlDelay(agent: AgentQuery): number | undefined {
+    const agents = agentList(agent);
+    this.#scope(agents);
+    const { exports } = this.#engine;
+    const groupCount = exports.groupCount(this.#handle);
+    const selected = this.#engine.bytes.subarray(exports.selectedGroupsPointer(this.#handle)).subarray(0, groupCount);
+    for (const record of this.#records) {
+      if (record.key !== "crawl-delay" || record.group === null || selected[record.group] !== 1) continue;
+      const seconds = parseCrawlDelay(record.value);
+      if (seconds !== undefined) return seconds;
+    }
+    return undefined;
+  }
+
+  get lines(): readonly LineInfo[] {
+    this.#live();
+    this.#lines ??= this.#readLines();
+    return this.#lines;
+  }
+
+  /** Frees the compiled table's WASM memory for reuse. Idempotent. */
+  dispose(): void {
+    if (this.#handle === 0) return;
+    leakedTables.unregister(this);
+    const handle = this.#handle;
+    this.#handle = 0;
+    this.#engine.call(() => this.#engine.exports.freeTable(handle));
+  }
+
+  #live(): number {
+    if (this.#handle === 0) throw new RobotsError("ROBOTS_ERR_DISPOSED", "this Robots was disposed");
+    return this.#handle;
+  }
+
+  #readLines(): LineInfo[] {
+    const { exports } = this.#engine;
+    const count = exports.lineCount(this.#handle);
+    const start = exports.linesPointer(this.#handle);
+    const bytes = this.#engine.bytes.subarray(start, start + count * 2);
+    const lines: LineInfo[] = [];
+    for (let i = 0; i < count; i++) {
+      const flags = bytes[i * 2 + 1];
+      lines.push({
+        line: i + 1,
+        kind: LINE_KINDS[bytes[i * 2]],
+        hasComment: (flags & LINE_FLAG.comment) !== 0,
+        typo: (flags & LINE_FLAG.typo) !== 0,
+        missingColon: (flags & LINE_FLAG.missingColon) !== 0,
+        tooLong: (flags & LINE_FLAG.tooLong) !== 0,
+        outsideGroup: (flags & LINE_FLAG.outsideGroup) !== 0,
+      });
+    }
+    return lines;
+  }
+
+  /** Selects the groups for the agents (cached in the table); returns 0 none, 1 specific, 2 global. */
+  #scope(agents: readonly string[]): number {
+    const handle = this.#live();
+    const engine = this.#engine;
+    let size = 0;
+    const encoded = agents.map((name) => utf8Encoder.encode(name));
+    for (const name of encoded) size += 4 + name.length;
+    const pointer = engine.scratch("agents", size);
+    const bytes = engine.bytes;
+    const view = new DataView(bytes.buffer);
+    let at = pointer;
+    for (const name of encoded) {
+      view.setUint32(at, name.length, true);
+      bytes.set(name, at + 4);
+      at += 4 + name.length;
+    }
+    return engine.call(() => engine.exports.selectAgents(handle, pointer, size));
+  }
+
+  #run(urls: UrlBatch, agents: readonly string[], mode: number): RawBatch {
+    this.#scope(agents);
+    return urls instanceof Uint8Array ? this.#runBytes(urls, mode) : this.#runStrings(urls, mode);
+  }
+
+  /** A newline-separated byte batch, copied into memory in chunks that end at a line end. */
+  #runBytes(urls: Uint8Array, mode: number): RawBatch {
+    const engine = this.#engine;
+    const chunks: RawBatch[] = [];
+    let total = 0;
+    for (let start = 0; start < urls.length; ) {
+      let end = Math.min(start + BYTE_CHUNK_BYTES, urls.length);
+      if (end < urls.length) {
+        const lastNewline = urls.lastIndexOf(0x0a, end - 1);
+        end = lastNewline >= start ? lastNewline + 1 : urls.indexOf(0x0a, end) + 1 || urls.length;
+      }
+      const chunk = urls.subarray(start, end);
+      const pointer = engine.scratch("urls", chunk.length);
+      engine.bytes.set(chunk, pointer);
+      const newlines = engine.call(() => engine.exports.countNewlines(pointer, chunk.length));
+      // robots-txt batches: no entry after a final LF.
+      const count = chunk.length === 0 ? 0 : newlines + (chunk[chunk.length - 1] === 0x0a ? 0 : 1);
+      const result = this.#match(pointer, chunk.length, 0, count, mode | MatchMode.stripCarriageReturn);
+      chunks.push(result);
+      total += count;
+      start = end;
+    }
+    return concatBatches(chunks, total, mode !== 0);
+  }
+
+  /** A string batch: each chunk joined by LF and encoded in one pass (offsets only when a URL holds an LF). */
+  #runStrings(urls: readonly string[], mode: number): RawBatch {
+    const engine = this.#engine;
+    const chunks: RawBatch[] = [];
+    for (let start = 0; start < urls.length; start += STRING_CHUNK_URLS) {
+      const part = urls.slice(start, start + STRING_CHUNK_URLS);
+      const joined = part.join("\n");
+      const pointer = engine.scratch("urls", joined.length * 3);
+      const { written } = utf8Encoder.encodeInto(joined, engine.bytes.subarray(pointer, pointer + joined.length * 3));
+      const newlines = engine.call(() => engine.exports.countNewlines(pointer, written));
+      if (newlines === part.length - 1) {
+        chunks.push(this.#match(pointer, written, 0, part.length, mode));
+      } else {
+        chunks.push(this.#matchWithOffsets(part, mode));
+      }
+    }
+    return concatBatches(chunks, urls.length, mode !== 0);
+  }
+
+  /** Fallback for URLs that contain LF themselves: explicit [start, end) offsets per URL. */
+  #matchWithOffsets(part: readonly string[], mode: number): RawBatch {
+    const engine = this.#engine;
+    let capacity = 0;
+    for (const url of part) capacity += url.length * 3;
+    const offsetsPointer = engine.scratch("offsets", (part.length + 1) * 4);
+    const pointer = engine.scratch("urls", capacity);
+    const bytes = engine.bytes;
+    const words = engine.words;
+    let at = pointer;
+    for (let i = 0; i < part.length; i++) {
+      words[(offsetsPointer >>> 2) + i] = at - pointer;
+      at += utf8Encoder.encodeInto(part[i], bytes.subarray(at, pointer + capacity)).written;
+    }
+    words[(offsetsPointer >>> 2) + part.length] = at - pointer;
+    return this.#match(pointer, at - pointer, offsetsPointer, part.length, mode);
+  }
+
+  #match(urls: number, length: number, offsets: number, count: number, mode: number): RawBatch {
+    const engine = this.#engine;
+    const handle = this.#handle;
+    const verdicts = engine.scratch("verdicts", count);
+    const details = mode & (MatchMode.lines | MatchMode.rules) ? engine.scratch("details", count * 4) : 0;
+    const done = engine.call(() => engine.exports.matchBatch(handle, urls, length, offsets, count, verdicts, details, mode));
+    if (done !== count) throw new RobotsError("ROBOTS_ERR_WASM", `engine decided ${done} of ${count} URLs`);
+    return {
+      allowed: engine.bytes.slice(verdicts, verdicts + count),
+      details: details === 0 ? undefined : engine.words.slice(details >>> 2, (details >>> 2) + count),
+    };
+  }
+}
+
+function concatBatches(chunks: RawBatch[], total: number, withDetails: boolean): RawBatch {
+  if (chunks.length === 1) return chunks[0];
+  const allowed = new Uint8Array(total);
+  const details = withDetails ? new Uint32Array(total) : undefined;
+  let at = 0;
+  for (const chunk of chunks) {
+    allowed.set(chunk.allowed, at);
+    if (details !== undefined) details.set(chunk.details!, at);
+    at += chunk.allowed.length;
+  }
+  return { allowed, details };
+}

@@ -1,0 +1,135 @@
+/** Which semantics decide where Google's reference parser and RFC 9309's text differ. */
+export type Profile = "google" | "rfc9309";
+
+export interface ParseOptions {
+  /** `"google"` (default): same verdicts and lines as Google's reference parser. `"rfc9309"`: the RFC's text. */
+  profile?: Profile;
+  /** Bytes of the body that are read; the rest is ignored. Default 512,000 (500 KiB). `Infinity` disables the limit. */
+  maxBytes?: number;
+}
+
+/** One agent name, or several whose groups merge (for example `["googlebot-news", "googlebot"]`). */
+export type AgentQuery = string | readonly string[];
+
+/** A batch of URLs: an array of strings, or bytes holding one URL per line (LF or CRLF). */
+export type UrlBatch = readonly string[] | Uint8Array;
+
+export type RuleKind = "allow" | "disallow";
+
+/** Which groups the deciding rule came from: the agent's own groups, or the `*` group. */
+export type GroupScope = "specific" | "global";
+
+export interface MatchedRule {
+  kind: RuleKind;
+  /** The pattern as the matcher compared it: percent-escaped (and, in rfc9309, normalised). */
+  pattern: string;
+  group: GroupScope;
+}
+
+export interface Explanation {
+  allowed: boolean;
+  /** 1-based line of the deciding rule; 0 when no rule matched. */
+  line: number;
+  /** The deciding rule; absent when no rule matched. */
+  rule?: MatchedRule;
+}
+
+/** Verdicts and matching lines of a batch, in input order. */
+export interface BatchResult {
+  /** 1 = allowed, 0 = disallowed. */
+  allowed: Uint8Array;
+  /** Matching line per URL, 0 when no rule matched. */
+  lines: Uint32Array;
+}
+
+/** Keys of records other than user-agent/allow/disallow that have a known meaning. */
+export type RecordKey =
+  | "sitemap"
+  | "crawl-delay"
+  | "request-rate"
+  | "visit-time"
+  | "host"
+  | "clean-param"
+  | "content-signal"
+  | "content-usage"
+  | "noindex"
+  | "nofollow"
+  | "noarchive";
+
+/** A record that does not affect matching: sitemap, crawl-delay, unknown keys, ... */
+export interface RobotsRecord {
+  line: number;
+  /** Canonical key for known records; for unknown keys the key as written, lower-cased. */
+  key: RecordKey | (string & {});
+  known: boolean;
+  /** The value as written (comment and surrounding whitespace removed), decoded as UTF-8. */
+  value: string;
+  /** 0-based index of the group (user-agent run) the record sits in; null for sitemaps and lines before any user-agent. */
+  group: number | null;
+}
+
+/** What a line of the file is, as the parser saw it. */
+export type LineKind =
+  | "empty"
+  | "comment"
+  | "user-agent"
+  | "allow"
+  | "disallow"
+  | "sitemap"
+  /** A known record that does not affect matching (crawl-delay and friends). */
+  | "ignored-record"
+  /** A `key: value` line with an unknown key. */
+  | "unknown"
+  /** Text that is not a `key: value` record (HTML, prose, three words without a colon). */
+  | "invalid";
+
+export interface LineInfo {
+  line: number;
+  kind: LineKind;
+  /** The line had a `#` comment. */
+  hasComment: boolean;
+  /** The key is an accepted misspelling (`useragent`, `disalow`, `site-map`, ...). */
+  typo: boolean;
+  /** Key and value were separated by whitespace, not a colon. */
+  missingColon: boolean;
+  /** The line was longer than the profile's limit and was truncated. */
+  tooLong: boolean;
+  /** An allow/disallow line before any user-agent line (it has no effect). */
+  outsideGroup: boolean;
+}
+
+/** What the parser did with the input as a whole. */
+export interface InputInfo {
+  /** Bytes received. */
+  bytes: number;
+  /** Bytes parsed (after the size limit and any UTF-16 transcoding). */
+  parsedBytes: number;
+  /** Content past `maxBytes` was ignored. */
+  truncated: boolean;
+  /** Encoding detected from a byte-order mark; UTF-16 input is transcoded to UTF-8 before parsing. */
+  encoding: "utf-8" | "utf-16le" | "utf-16be";
+  /** The body started with a (possibly partial) UTF-8 or a UTF-16 byte-order mark. */
+  bom: boolean;
+}
+
+/** A compiled robots.txt. Implemented by the WASM engine and by the reference implementation. */
+export interface RobotsTxt {
+  readonly profile: Profile;
+  isAllowed(url: string, agent: AgentQuery): boolean;
+  explain(url: string, agent: AgentQuery): Explanation;
+  /** One verdict per URL (1 = allowed), in input order. */
+  classify(urls: UrlBatch, agent: AgentQuery): Uint8Array;
+  /** Verdicts and matching lines for a batch. */
+  classifyWithLines(urls: UrlBatch, agent: AgentQuery): BatchResult;
+  /** Sitemap URLs in file order (non-empty values of `sitemap` lines). */
+  readonly sitemaps: readonly string[];
+  /** Crawl-delay in seconds for the agent's groups, if one is given as a number. */
+  crawlDelay(agent: AgentQuery): number | undefined;
+  /** Records that do not affect matching, with line numbers. */
+  readonly records: readonly RobotsRecord[];
+  /** Per-line metadata, one entry per line. */
+  readonly lines: readonly LineInfo[];
+  readonly input: InputInfo;
+  /** Frees the compiled table. Further calls throw `ROBOTS_ERR_DISPOSED`. Idempotent. */
+  dispose(): void;
+}

@@ -1,0 +1,148 @@
+/**
+ * The only module that touches the WebAssembly instance: the typed interface of its exports, the
+ * loading, the memory views and the grow-only scratch regions that batches are written into.
+ */
+import { instantiate, instantiateSync } from "@assemblyscript/loader";
+import { RobotsError } from "./errors.js";
+
+/** The exports of assembly/index.ts. Every value is a number: pointers, lengths, counts, flags. */
+export interface EngineExports {
+  memory: WebAssembly.Memory;
+  /** Allocates bytes in linear memory for the host. */
+  allocate(size: number): number;
+  /** Frees memory from `allocate`. */
+  release(pointer: number): void;
+  /** Parses a robots.txt (profile 0 = google, 1 = rfc9309) into a table; returns its handle. */
+  compile(body: number, length: number, profile: number): number;
+  /** Frees a table. */
+  freeTable(table: number): void;
+  /** Selects the groups for agents encoded as (u32 length, bytes)*; returns 0 none, 1 specific, 2 global. */
+  selectAgents(table: number, agents: number, agentsLength: number): number;
+  /** Number of LF bytes in a region. */
+  countNewlines(bytes: number, length: number): number;
+  /** Decides a batch; see assembly/index.ts. Returns the number of URLs decided. */
+  matchBatch(
+    table: number, urls: number, urlsLength: number, offsets: number, count: number,
+    verdicts: number, details: number, mode: number,
+  ): number;
+  ruleLine(table: number, rule: number): number;
+  ruleIsAllow(table: number, rule: number): number;
+  rulePatternPointer(table: number, rule: number): number;
+  rulePatternLength(table: number, rule: number): number;
+  ruleCount(table: number): number;
+  groupCount(table: number): number;
+  /** One byte per group: 1 if it decides for the last selected agents. */
+  selectedGroupsPointer(table: number): number;
+  lineCount(table: number): number;
+  /** Two bytes per line: kind, flags. */
+  linesPointer(table: number): number;
+  recordCount(table: number): number;
+  /** Seven u32 per record: line, kind, group, key start, key length, value start, value length. */
+  recordsPointer(table: number): number;
+  /** Bytes of linear memory held by a table. */
+  tableBytes(table: number): number;
+}
+
+/** matchBatch mode bits. */
+export const MatchMode = {
+  /** Write the matching line (u32) per URL to `details`. */
+  lines: 1,
+  /** Write the winning rule index + 1 (u32) per URL to `details`. */
+  rules: 2,
+  /** Newline batches: remove one CR before each LF (byte batches from files). */
+  stripCarriageReturn: 4,
+} as const;
+
+/** A grow-only region of linear memory, reused across calls. */
+class Scratch {
+  pointer = 0;
+  capacity = 0;
+}
+
+export class Engine {
+  readonly exports: EngineExports;
+  private buffer: ArrayBuffer | undefined;
+  private u8: Uint8Array = new Uint8Array(0);
+  private u32: Uint32Array = new Uint32Array(0);
+  private readonly regions = new Map<string, Scratch>();
+
+  constructor(exports: EngineExports) {
+    this.exports = exports;
+  }
+
+  /** A byte view of linear memory, rebuilt when memory has grown (which detaches old views). */
+  get bytes(): Uint8Array {
+    this.refreshViews();
+    return this.u8;
+  }
+
+  get words(): Uint32Array {
+    this.refreshViews();
+    return this.u32;
+  }
+
+  private refreshViews(): void {
+    const buffer = this.exports.memory.buffer;
+    if (buffer !== this.buffer) {
+      this.buffer = buffer;
+      this.u8 = new Uint8Array(buffer);
+      this.u32 = new Uint32Array(buffer);
+    }
+  }
+
+  /** A named scratch region of at least `size` bytes (8-byte aligned); its contents are not kept across growth. */
+  scratch(name: string, size: number): number {
+    let region = this.regions.get(name);
+    if (region === undefined) {
+      region = new Scratch();
+      this.regions.set(name, region);
+    }
+    if (region.capacity < size) {
+      if (region.pointer !== 0) this.call(() => this.exports.release(region.pointer));
+      const capacity = Math.max(size, region.capacity * 2, 256);
+      region.pointer = this.call(() => this.exports.allocate(capacity));
+      region.capacity = capacity;
+    }
+    return region.pointer;
+  }
+
+  /** Runs an export; a trap or abort inside the module becomes a RobotsError (it is a bug). */
+  call<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      throw new RobotsError("ROBOTS_ERR_WASM", `robots-wasm engine failed: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    }
+  }
+
+  /** Reads `length` bytes of linear memory as text (patterns are ASCII; values may be UTF-8). */
+  text(pointer: number, length: number): string {
+    return utf8.decode(this.bytes.subarray(pointer, pointer + length));
+  }
+}
+
+const utf8 = new TextDecoder();
+
+function wasmError(error: unknown): RobotsError {
+  return new RobotsError("ROBOTS_ERR_WASM", `could not load the robots-wasm module: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+}
+
+/** Instantiates the engine synchronously from its binary or a compiled module. */
+export function loadEngine(binary: BufferSource | WebAssembly.Module): Engine {
+  try {
+    const { exports } = instantiateSync<Record<string, unknown>>(binary as ArrayBuffer, {});
+    return new Engine(exports as unknown as EngineExports);
+  } catch (error) {
+    throw wasmError(error);
+  }
+}
+
+/** Instantiates the engine asynchronously (compiles off the main thread in browsers). */
+export async function loadEngineAsync(binary: BufferSource | WebAssembly.Module | Response | PromiseLike<Response>): Promise<Engine> {
+  try {
+    const { exports } = await instantiate<Record<string, unknown>>(binary as ArrayBuffer, {});
+    return new Engine(exports as unknown as EngineExports);
+  } catch (error) {
+    throw wasmError(error);
+  }
+}
