@@ -43,5 +43,6 @@ function utf16Encoding(bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined {
 }
 
 function startsWithUtf8BomPrefix(bytes: Uint8Array): boolean {
-  return bytes.length > 0 && bytes[0] === 0xef && (bytes.length < 2 || bytes[1] === 0xbb);
+  // Google skips any prefix of EF BB BF, so a lone EF counts (decision 4).
+  return bytes.length > 0 && bytes[0] === 0xef;
 }

@@ -167,6 +167,11 @@ export class Robots implements RobotsTxt {
     return this.#lines;
   }
 
+  /** Bytes of WebAssembly memory the compiled table holds (for cache accounting). */
+  get tableBytes(): number {
+    return this.#engine.exports.tableBytes(this.#live());
+  }
+
   /** Frees the compiled table's WASM memory for reuse. Idempotent. */
   dispose(): void {
     if (this.#handle === 0) return;

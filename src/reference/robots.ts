@@ -1,0 +1,137 @@
+/**
+ * `Robots`: the reference implementation of the `RobotsTxt` interface.
+ */
+import { bytesToBinary, utf8ToBinary } from "./bytes.js";
+import { splitUrlBatch } from "./batch.js";
+import { buildModel } from "./builder.js";
+import type { RobotsModel } from "./model.js";
+import { profileSwitches, type ProfileSwitches } from "./profile.js";
+import { crawlDelayFor } from "./records.js";
+import { Verdicts } from "./verdict.js";
+import { RobotsError } from "../errors.js";
+import { prepareInput } from "../input.js";
+import { agentList, assertUrl, assertUrlBatch, resolveParseOptions } from "../options.js";
+import type {
+  AgentQuery,
+  BatchResult,
+  Explanation,
+  InputInfo,
+  LineInfo,
+  ParseOptions,
+  Profile,
+  RobotsRecord,
+  RobotsTxt,
+  UrlBatch,
+} from "../types.js";
+
+function freezeAll<T extends object>(items: T[]): readonly Readonly<T>[] {
+  for (const item of items) Object.freeze(item);
+  return Object.freeze(items);
+}
+
+export class Robots implements RobotsTxt {
+  readonly #switches: ProfileSwitches;
+  readonly #model: RobotsModel;
+  readonly #verdicts: Verdicts;
+  readonly #sitemaps: readonly string[];
+  readonly #records: readonly RobotsRecord[];
+  readonly #lines: readonly LineInfo[];
+  readonly #input: InputInfo;
+  #disposed = false;
+
+  private constructor(switches: ProfileSwitches, model: RobotsModel, input: InputInfo) {
+    this.#switches = switches;
+    this.#model = model;
+    this.#verdicts = new Verdicts(model.groups, switches);
+    // Handed out as they are, so frozen: callers cannot change what later calls see.
+    this.#sitemaps = Object.freeze(model.sitemaps);
+    this.#records = freezeAll(model.records);
+    this.#lines = freezeAll(model.lines);
+    this.#input = Object.freeze({ ...input });
+  }
+
+  /**
+   * Parses a robots.txt body. Never throws because of the content; throws `RobotsError` for an
+   * invalid option (`ROBOTS_ERR_INVALID_OPTION`) or a body that is neither a string nor bytes
+   * (`ROBOTS_ERR_INVALID_BODY`).
+   */
+  static parse(body: string | Uint8Array, options?: ParseOptions): Robots {
+    const { profile, maxBytes } = resolveParseOptions(options);
+    const input = prepareInput(body, maxBytes);
+    const switches = profileSwitches(profile);
+    // The BOM (if any) is still in the bytes; the line splitter skips it (decision 4).
+    const model = buildModel(bytesToBinary(input.bytes), switches);
+    return new Robots(switches, model, input.info);
+  }
+
+  get profile(): Profile {
+    this.#assertLive();
+    return this.#switches.profile;
+  }
+
+  isAllowed(url: string, agent: AgentQuery): boolean {
+    return this.explain(url, agent).allowed;
+  }
+
+  explain(url: string, agent: AgentQuery): Explanation {
+    this.#assertLive();
+    assertUrl(url);
+    const agents = agentList(agent);
+    return this.#verdicts.forAgents(agents)(utf8ToBinary(url));
+  }
+
+  classify(urls: UrlBatch, agent: AgentQuery): Uint8Array {
+    return this.classifyWithLines(urls, agent).allowed;
+  }
+
+  classifyWithLines(urls: UrlBatch, agent: AgentQuery): BatchResult {
+    this.#assertLive();
+    assertUrlBatch(urls);
+    const agents = agentList(agent);
+    // String URLs are UTF-8 encoded; a byte batch is used as given (decision 27).
+    const urlBytes = urls instanceof Uint8Array ? splitUrlBatch(urls) : urls.map(utf8ToBinary);
+    const explain = this.#verdicts.forAgents(agents);
+    const allowed = new Uint8Array(urlBytes.length);
+    const lines = new Uint32Array(urlBytes.length);
+    urlBytes.forEach((url, i) => {
+      const explanation = explain(url);
+      allowed[i] = explanation.allowed ? 1 : 0;
+      lines[i] = explanation.line;
+    });
+    return { allowed, lines };
+  }
+
+  get sitemaps(): readonly string[] {
+    this.#assertLive();
+    return this.#sitemaps;
+  }
+
+  crawlDelay(agent: AgentQuery): number | undefined {
+    this.#assertLive();
+    return crawlDelayFor(this.#model.groups, this.#model.records, agentList(agent));
+  }
+
+  get records(): readonly RobotsRecord[] {
+    this.#assertLive();
+    return this.#records;
+  }
+
+  get lines(): readonly LineInfo[] {
+    this.#assertLive();
+    return this.#lines;
+  }
+
+  get input(): InputInfo {
+    this.#assertLive();
+    return this.#input;
+  }
+
+  /** Nothing to free in the reference; marks the object unusable, like the WASM engine. Idempotent. */
+  dispose(): void {
+    this.#disposed = true;
+  }
+
+  #assertLive(): void {
+    if (this.#disposed) throw new RobotsError("ROBOTS_ERR_DISPOSED", "this Robots was disposed");
+  }
+}

@@ -1,0 +1,69 @@
+/** The public entry point: loading, misuse errors of the WASM facade, traps at the boundary. */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { encodeUrl, init, initSync, isRobotsError, parseCrawlDelay, parseRequestRate, Robots, RobotsError } from "../src/index.js";
+import { loadEngine } from "../src/wasm.js";
+
+describe("loading the engine", () => {
+  it("refuses to parse before init with ROBOTS_ERR_NOT_INITIALIZED", () => {
+    expect(() => Robots.parse("User-agent: *")).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_NOT_INITIALIZED" }));
+  });
+
+  it("loads synchronously and asynchronously from the embedded binary, once", async () => {
+    initSync();
+    await init();
+    await Promise.all([init(), init()]);
+    const robots = Robots.parse("User-agent: *\nDisallow: /x\n");
+    expect(robots.isAllowed("http://a.com/x", "bot")).toBe(false);
+    robots.dispose();
+  });
+
+  it("reports a module that is not WebAssembly as ROBOTS_ERR_WASM", () => {
+    expect(() => loadEngine(new Uint8Array([1, 2, 3, 4]))).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_WASM" }));
+  });
+});
+
+describe("a trap inside the module", () => {
+  it("becomes a RobotsError with code ROBOTS_ERR_WASM and the trap as cause", () => {
+    const engine = loadEngine(readFileSync(new URL("../build/debug.wasm", import.meta.url)));
+    const outside = engine.exports.memory.buffer.byteLength + 65_536;
+    let caught: unknown;
+    try {
+      engine.call(() => engine.exports.countNewlines(outside, 16));
+    } catch (error) {
+      caught = error;
+    }
+    expect(isRobotsError(caught)).toBe(true);
+    expect((caught as RobotsError).code).toBe("ROBOTS_ERR_WASM");
+    expect((caught as RobotsError).cause).toBeInstanceOf(WebAssembly.RuntimeError);
+  });
+});
+
+describe("helpers", () => {
+  it("encodeUrl escapes raw bytes for the wire and keeps existing escapes and reserved characters", () => {
+    expect(encodeUrl("http://a.com/caf\u00e9 x?q=%2F&r=ツ#f")).toBe("http://a.com/caf%C3%A9%20x?q=%2F&r=%E3%83%84#f");
+    initSync();
+    const robots = Robots.parse("User-agent: *\nDisallow: /café\n");
+    expect(robots.isAllowed("http://a.com/café", "a")).toBe(true); // raw bytes: Google compares as given
+    expect(robots.isAllowed(encodeUrl("http://a.com/café"), "a")).toBe(false);
+    robots.dispose();
+  });
+
+  it("parse crawl-delay and request-rate values", () => {
+    expect([parseCrawlDelay("5"), parseCrawlDelay("0.5"), parseCrawlDelay("10."), parseCrawlDelay(".5")]).toEqual([5, 0.5, 10, 0.5]);
+    expect([parseCrawlDelay("-1"), parseCrawlDelay("abc"), parseCrawlDelay(""), parseCrawlDelay("1e3")]).toEqual([undefined, undefined, undefined, undefined]);
+    expect(parseRequestRate("1/5")).toEqual({ requests: 1, seconds: 5 });
+    expect(parseRequestRate("3/1m")).toEqual({ requests: 3, seconds: 60 });
+    expect(parseRequestRate("fast")).toBeUndefined();
+  });
+
+  it("report the compiled table's memory for cache accounting", () => {
+    initSync();
+    const small = Robots.parse("User-agent: *\nDisallow: /x\n");
+    const large = Robots.parse(`User-agent: *\n${"Disallow: /some/long/path/*.php$\n".repeat(5_000)}`);
+    expect(large.tableBytes).toBeGreaterThan(small.tableBytes * 10);
+    small.dispose();
+    large.dispose();
+    expect(() => large.tableBytes).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_DISPOSED" }));
+  });
+});

@@ -1,0 +1,80 @@
+/** Batch boundaries: empty and single batches, chunking, memory growth, multi-megabyte files. */
+import { describe, expect, it } from "vitest";
+import { implementations, reference } from "./support/implementations.js";
+
+const encoder = new TextEncoder();
+const ROBOTS = "User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\n";
+
+/** Deterministic URLs of the given length, a third of them under /private. */
+function makeUrls(count: number, length: number): string[] {
+  const urls: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const head = `http://example.com/${["private", "public", "private/ok"][i % 3]}/${i}/`;
+    const tail = i % 7 === 0 ? ".pdf" : "";
+    urls.push(head + "x".repeat(Math.max(0, length - head.length - tail.length)) + tail);
+  }
+  return urls;
+}
+
+describe.each(implementations)("$name batches", (impl) => {
+  it("answer an empty batch with an empty result", () => {
+    const robots = impl.parse(ROBOTS);
+    expect(robots.classify([], "a")).toEqual(new Uint8Array(0));
+    expect(robots.classify(new Uint8Array(0), "a")).toEqual(new Uint8Array(0));
+    const { allowed, lines } = robots.classifyWithLines([], "a");
+    expect(allowed.length + lines.length).toBe(0);
+    robots.dispose();
+  });
+
+  it("answer a batch of one like isAllowed", () => {
+    const robots = impl.parse(ROBOTS);
+    expect(Array.from(robots.classify(["http://example.com/private/x"], "a"))).toEqual([0]);
+    expect(Array.from(robots.classify(encoder.encode("http://example.com/private/ok/1"), "a"))).toEqual([1]);
+    expect(robots.classifyWithLines(["/x.pdf"], "a").lines[0]).toBe(4);
+    robots.dispose();
+  });
+
+  it("keep input order across internal chunks (40,000 URLs as strings and as bytes)", () => {
+    const robots = impl.parse(ROBOTS);
+    const urls = makeUrls(40_000, 260);
+    const fromStrings = robots.classifyWithLines(urls, "a");
+    const fromBytes = robots.classifyWithLines(encoder.encode(urls.join("\r\n")), "a");
+    expect(fromStrings.allowed.length).toBe(urls.length);
+    expect(fromBytes.allowed).toEqual(fromStrings.allowed);
+    expect(fromBytes.lines).toEqual(fromStrings.lines);
+    for (const i of [0, 1, 2, 7, 16_383, 16_384, 16_385, 32_768, 39_999]) {
+      expect(fromStrings.allowed[i], urls[i]).toBe(robots.isAllowed(urls[i], "a") ? 1 : 0);
+      expect(fromStrings.lines[i]).toBe(robots.explain(urls[i], "a").line);
+    }
+    robots.dispose();
+  });
+
+  it("grow memory for one very long URL in both profiles", () => {
+    for (const profile of ["google", "rfc9309"] as const) {
+      const robots = impl.parse("User-agent: *\nDisallow: /*é$\nDisallow: /*%2A\n", { profile });
+      const long = `http://example.com/${"%41é*".repeat(400_000)}`;
+      const expected = reference.parse("User-agent: *\nDisallow: /*é$\nDisallow: /*%2A\n", { profile }).explain(long, "a");
+      expect(robots.explain(long, "a")).toEqual(expected);
+      expect(robots.explain(`${long}é`, "a").allowed).toBe(profile === "google");
+      robots.dispose();
+    }
+  });
+
+  it("compile a robots.txt of several MB when the limit is raised, and cut it at the default limit", () => {
+    const lines = ["User-agent: *"];
+    for (let i = 0; i < 120_000; i++) lines.push(i % 5 === 0 ? `Allow: /section-${i}/*.html$` : `Disallow: /section-${i}/`);
+    const body = lines.join("\n");
+    expect(body.length).toBeGreaterThan(3_000_000);
+    const full = impl.parse(body, { maxBytes: Infinity });
+    expect(full.input.truncated).toBe(false);
+    expect(full.explain("http://example.com/section-119999/x", "a")).toMatchObject({ allowed: false, line: 120_001 });
+    expect(full.explain("http://example.com/section-119995/a/b.html", "a")).toMatchObject({ allowed: true, line: 119_997 });
+    full.dispose();
+    const cut = impl.parse(body);
+    expect(cut.input.truncated).toBe(true);
+    expect(cut.explain("http://example.com/section-119999/x", "a").line).toBeLessThan(120_001);
+    expect(cut.lines.length).toBeLessThan(30_000);
+    expect(cut.isAllowed("http://example.com/section-1/x", "a")).toBe(false);
+    cut.dispose();
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * A crawler keeps one engine for its lifetime and parses and drops robots.txt files constantly:
+ * dispose() must return a table's memory for reuse, so linear memory stops growing.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { parseWith } from "../src/robots.js";
+import { loadEngine } from "../src/wasm.js";
+
+const binary = readFileSync(new URL("../build/release.wasm", import.meta.url));
+
+/** Files of different sizes and shapes, so that freed blocks must be split and merged. */
+function variedFile(i: number): string {
+  const rules = 1 + ((i * 7919) % 400);
+  const lines = [`User-agent: bot${i % 13}`, "User-agent: *"];
+  for (let r = 0; r < rules; r++) lines.push(`${r % 3 ? "Disallow" : "Allow"}: /p${i % 97}/${r}/*${"x".repeat(r % 50)}$`);
+  lines.push(`Sitemap: https://example.com/${i}.xml`, "Crawl-delay: 2");
+  return lines.join("\n");
+}
+
+describe("WASM memory", () => {
+  it("stays flat over 20,000 parse/dispose cycles of varied files", () => {
+    const engine = loadEngine(binary);
+    const urls = ["http://example.com/p1/2/xx", "http://example.com/p3/", "/other"];
+    const cycle = (i: number) => {
+      const robots = parseWith(engine, variedFile(i), { profile: i % 2 ? "google" : "rfc9309" });
+      robots.classify(urls, ["bot1", "other"]);
+      robots.dispose();
+    };
+    for (let i = 0; i < 2_000; i++) cycle(i);
+    const warm = engine.exports.memory.buffer.byteLength;
+    for (let i = 2_000; i < 20_000; i++) cycle(i);
+    expect(engine.exports.memory.buffer.byteLength).toBe(warm);
+  });
+
+  it("reuses the space of a disposed large table for the next one", () => {
+    const engine = loadEngine(binary);
+    const big = Array.from({ length: 30_000 }, (_, r) => `Disallow: /dir-${r}/*.php$`).join("\n");
+    parseWith(engine, `User-agent: *\n${big}`, { maxBytes: Infinity }).dispose();
+    const after = engine.exports.memory.buffer.byteLength;
+    for (let i = 0; i < 20; i++) parseWith(engine, `User-agent: *\n${big}`, { maxBytes: Infinity }).dispose();
+    expect(engine.exports.memory.buffer.byteLength).toBe(after);
+  });
+
+  it("keeps a compiled table in proportion to its rules", () => {
+    const engine = loadEngine(binary);
+    const sizes = [1_000, 10_000].map((rules) => {
+      const body = `User-agent: *\n${Array.from({ length: rules }, (_, r) => `Disallow: /a/${r}/*.x`).join("\n")}`;
+      const robots = parseWith(engine, body, { maxBytes: Infinity });
+      const bytes = robots.tableBytes;
+      robots.dispose();
+      return bytes / rules;
+    });
+    // Per-rule cost must not grow with the number of rules (it is a few dozen bytes).
+    expect(sizes[1]).toBeLessThan(sizes[0] * 1.5);
+    expect(sizes[1]).toBeLessThan(200);
+  });
+});
+
