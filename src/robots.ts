@@ -69,13 +69,18 @@ function readRecords(engine: Engine, handle: number, body: Uint8Array): RobotsRe
     const known = RECORD_KEYS[kind];
     records.push({
       line,
-      key: known ?? utf8Decoder.decode(body.subarray(keyStart, keyStart + keyLength)).toLowerCase(),
+      key: known ?? asciiLowerCase(utf8Decoder.decode(body.subarray(keyStart, keyStart + keyLength))),
       known: known !== undefined,
       value: utf8Decoder.decode(body.subarray(valueStart, valueStart + valueLength)),
       group: group === NO_GROUP ? null : group,
     });
   }
   return records;
+}
+
+/** Keys are ASCII-case-insensitive; other characters keep their case. */
+function asciiLowerCase(text: string): string {
+  return text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
 }
 
 export class Robots implements RobotsTxt {
@@ -90,6 +95,9 @@ export class Robots implements RobotsTxt {
   #handle: number;
   readonly #records: readonly RobotsRecord[];
   #lines: readonly LineInfo[] | undefined;
+  /** The agents the table's current group selection was made for, and its scope. */
+  #selectedAgents: readonly string[] | undefined;
+  #selectedScope = 0;
 
   /** @internal Use `Robots.parse`. */
   constructor(engine: Engine, handle: number, profile: Profile, input: InputInfo, records: readonly RobotsRecord[]) {
@@ -207,9 +215,13 @@ export class Robots implements RobotsTxt {
     return lines;
   }
 
-  /** Selects the groups for the agents (cached in the table); returns 0 none, 1 specific, 2 global. */
+  /** Selects the groups for the agents, once per agent list; returns 0 none, 1 specific, 2 global. */
   #scope(agents: readonly string[]): number {
     const handle = this.#live();
+    const last = this.#selectedAgents;
+    if (last !== undefined && last.length === agents.length && last.every((name, i) => name === agents[i])) {
+      return this.#selectedScope;
+    }
     const engine = this.#engine;
     let size = 0;
     const encoded = agents.map((name) => utf8Encoder.encode(name));
@@ -223,7 +235,9 @@ export class Robots implements RobotsTxt {
       bytes.set(name, at + 4);
       at += 4 + name.length;
     }
-    return engine.call(() => engine.exports.selectAgents(handle, pointer, size));
+    this.#selectedScope = engine.call(() => engine.exports.selectAgents(handle, pointer, size));
+    this.#selectedAgents = agents.slice();
+    return this.#selectedScope;
   }
 
   #run(urls: UrlBatch, agents: readonly string[], mode: number): RawBatch {

@@ -59,7 +59,7 @@ export type RecordKey =
 /** A record that does not affect matching: sitemap, crawl-delay, unknown keys, ... */
 export interface RobotsRecord {
   line: number;
-  /** Canonical key for known records; for unknown keys the key as written, lower-cased. */
+  /** Canonical key for known records; for unknown keys the key as written, ASCII letters lower-cased. */
   key: RecordKey | (string & {});
   known: boolean;
   /** The value as written (comment and surrounding whitespace removed), decoded as UTF-8. */
