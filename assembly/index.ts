@@ -1,9 +1,9 @@
 // The only module that exports to the host. Everything crosses as numbers: pointers into linear
 // memory, lengths, counts. See src/wasm.ts for the host side of this interface.
 
-import { decideUrl, selectAgents as select, verdictOf } from "./match";
+import { decideUrl, matchAll as matchAllRules, selectAgents as select, verdictOf } from "./match";
 import { compileRobots } from "./parse";
-import { RECORD_FIELDS, RuleField, RuleFlag, RuleTable } from "./table";
+import { AGENT_FIELDS, RECORD_FIELDS, RuleField, RuleFlag, RuleTable } from "./table";
 import { Char } from "./chars";
 
 /** Allocates `size` bytes for the host (input buffers, result arrays). */
@@ -89,6 +89,11 @@ export function matchBatch(
   return done;
 }
 
+/** Every selected rule matching one URL, winner first; see match.ts. */
+export function matchAll(table: usize, url: usize, urlLength: usize, out: usize, capacity: u32): u32 {
+  return matchAllRules(changetype<RuleTable>(table), url, urlLength, out, capacity);
+}
+
 export function ruleLine(table: usize, rule: u32): u32 {
   return changetype<RuleTable>(table).ruleField(rule, RuleField.LINE);
 }
@@ -96,6 +101,19 @@ export function ruleLine(table: usize, rule: u32): u32 {
 /** 1 for allow, 0 for disallow. */
 export function ruleIsAllow(table: usize, rule: u32): u32 {
   return changetype<RuleTable>(table).ruleField(rule, RuleField.FLAGS) & RuleFlag.ALLOW;
+}
+
+export function ruleGroup(table: usize, rule: u32): u32 {
+  return changetype<RuleTable>(table).ruleField(rule, RuleField.GROUP);
+}
+
+export function rulePriority(table: usize, rule: u32): u32 {
+  return changetype<RuleTable>(table).ruleField(rule, RuleField.PRIORITY);
+}
+
+/** 1 for the Google-specific `/dir/$` twin of an `/dir/index.htm...` allow rule. */
+export function ruleIsIndexPage(table: usize, rule: u32): u32 {
+  return (changetype<RuleTable>(table).ruleField(rule, RuleField.FLAGS) & RuleFlag.INDEX_PAGE) >> 1;
 }
 
 export function rulePatternPointer(table: usize, rule: u32): usize {
@@ -119,6 +137,15 @@ export function groupCount(table: usize): u32 {
 /** One byte per group, 1 if it decides for the agents of the last selectAgents call. */
 export function selectedGroupsPointer(table: usize): usize {
   return changetype<RuleTable>(table).selectedGroups.data;
+}
+
+export function agentCount(table: usize): u32 {
+  return <u32>(changetype<RuleTable>(table).agents.length / (AGENT_FIELDS << 2));
+}
+
+/** User-agent lines as u32 fields: group, global, token start, token length, line, value start, value length. */
+export function agentsPointer(table: usize): usize {
+  return changetype<RuleTable>(table).agents.data;
 }
 
 export function lineCount(table: usize): u32 {

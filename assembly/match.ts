@@ -152,23 +152,47 @@ function matchesAfterPrefix(path: usize, pathLength: usize, pattern: usize, patt
   return false;
 }
 
+/** Whether a rule's pattern matches the path. */
+function ruleMatches(table: RuleTable, rule: u32, path: usize, pathLength: usize): bool {
+  const prefix = <usize>table.ruleField(rule, RuleField.PREFIX_LENGTH);
+  if (prefix > pathLength) return false;
+  const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
+  if (memory.compare(path, pattern, prefix) != 0) return false;
+  const flags = table.ruleField(rule, RuleField.FLAGS);
+  if ((flags & (RuleFlag.WILDCARD | RuleFlag.ANCHORED)) == 0) return true;
+  const patternLength = <usize>table.ruleField(rule, RuleField.PATTERN_LENGTH);
+  return matchesAfterPrefix(path, pathLength, pattern, patternLength, prefix, (flags & RuleFlag.ANCHORED) != 0);
+}
+
 /** The first selected rule matching the path, or -1. */
 export function decide(table: RuleTable, path: usize, pathLength: usize): i32 {
   const selected = table.selectedRules;
   const count = selected.length >> 2;
-  const pool = table.pool.data;
   for (let i: usize = 0; i < count; i++) {
     const rule = selected.u32At(i);
-    const prefix = <usize>table.ruleField(rule, RuleField.PREFIX_LENGTH);
-    if (prefix > pathLength) continue;
-    const pattern = pool + table.ruleField(rule, RuleField.PATTERN_START);
-    if (memory.compare(path, pattern, prefix) != 0) continue;
-    const flags = table.ruleField(rule, RuleField.FLAGS);
-    if ((flags & (RuleFlag.WILDCARD | RuleFlag.ANCHORED)) == 0) return <i32>rule;
-    const patternLength = <usize>table.ruleField(rule, RuleField.PATTERN_LENGTH);
-    if (matchesAfterPrefix(path, pathLength, pattern, patternLength, prefix, (flags & RuleFlag.ANCHORED) != 0)) return <i32>rule;
+    if (ruleMatches(table, rule, path, pathLength)) return <i32>rule;
   }
   return -1;
+}
+
+/**
+ * Writes the indices of every selected rule matching the URL, in decision order (the winner
+ * first), to `out` (room for `capacity`); returns how many match. For explanations, not batches.
+ */
+export function matchAll(table: RuleTable, url: usize, urlLength: usize, out: usize, capacity: u32): u32 {
+  if (table.scope == Scope.NONE) return 0;
+  preparePath(table, url, urlLength);
+  if (table.profile == Profile.RFC9309 && isRobotsTxtPath(pathPointer, pathLength)) return 0;
+  const selected = table.selectedRules;
+  const count = selected.length >> 2;
+  let found: u32 = 0;
+  for (let i: usize = 0; i < count; i++) {
+    const rule = selected.u32At(i);
+    if (!ruleMatches(table, rule, pathPointer, pathLength)) continue;
+    if (found < capacity) store<u32>(out + (<usize>found << 2), rule);
+    found++;
+  }
+  return found;
 }
 
 /** Path of the URL as the matcher compares it, written or pointed to by pathPointer/pathLength. */

@@ -137,7 +137,7 @@ function parseLine(table: RuleTable, body: usize, start: usize, end: usize, line
   const kind = classifyKey(body + keyStart, keyLength);
   if (keyIsTypo) flags |= LineFlag.TYPO;
   if (kind == KeyKind.USER_AGENT) {
-    addUserAgent(table, body + valueStart, valueLength);
+    addUserAgent(table, body, valueStart, valueLength, line);
     addLine(table, LineKind.USER_AGENT, flags);
   } else if (kind == KeyKind.ALLOW || kind == KeyKind.DISALLOW) {
     if (currentGroup == NO_GROUP) {
@@ -218,7 +218,8 @@ function addRecord(
   records.pushU32(<u32>valueLength);
 }
 
-function addUserAgent(table: RuleTable, value: usize, len: usize): void {
+function addUserAgent(table: RuleTable, body: usize, valueStart: usize, len: usize, line: u32): void {
+  const value = body + valueStart;
   // RFC 9309 2.2.1: a user-agent line after rules starts a new group; consecutive user-agent
   // lines (with any non-rule lines between them) share one.
   if (currentGroup == NO_GROUP || groupHasRule) {
@@ -244,6 +245,9 @@ function addUserAgent(table: RuleTable, value: usize, len: usize): void {
   agents.pushU32(isGlobal ? 1 : 0);
   agents.pushU32(<u32>tokenStart);
   agents.pushU32(<u32>tokenLength);
+  agents.pushU32(line);
+  agents.pushU32(<u32>valueStart);
+  agents.pushU32(<u32>len);
 }
 
 function addRule(table: RuleTable, line: u32, allow: bool, value: usize, len: usize): void {

@@ -40,7 +40,11 @@ export const enum AgentField {
   /** Lower-cased token bytes in the pool. */
   TOKEN_START = 2,
   TOKEN_LENGTH = 3,
-  COUNT = 4,
+  LINE = 4,
+  /** The value as written, in the body the host passed. */
+  VALUE_START = 5,
+  VALUE_LENGTH = 6,
+  COUNT = 7,
 }
 export const AGENT_FIELDS: u32 = AgentField.COUNT;
 

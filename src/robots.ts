@@ -8,8 +8,8 @@ import { prepareInput } from "./input.js";
 import { agentList, assertUrl, assertUrlBatch, resolveParseOptions } from "./options.js";
 import { parseCrawlDelay } from "./records.js";
 import type {
-  AgentQuery, BatchResult, Explanation, InputInfo, LineInfo, LineKind, ParseOptions, Profile, RecordKey,
-  RobotsRecord, RobotsTxt, UrlBatch,
+  AgentGroups, AgentQuery, BatchResult, Explanation, GroupInfo, InputInfo, LineInfo, LineKind, ParseOptions, Profile,
+  RecordKey, RobotsRecord, RobotsTxt, RuleMatch, UrlBatch, UserAgentLine,
 } from "./types.js";
 import { type Engine, MatchMode } from "./wasm.js";
 
@@ -28,6 +28,7 @@ const RECORD_KEYS: readonly (RecordKey | undefined)[] = [
 
 const LINE_FLAG = { comment: 1, typo: 2, missingColon: 4, tooLong: 8, outsideGroup: 16 } as const;
 const RECORD_FIELDS = 7;
+const AGENT_FIELDS = 7;
 const NO_GROUP = 0xffffffff;
 
 /** URLs per engine call for string batches: bounds the scratch memory of huge arrays. */
@@ -55,7 +56,23 @@ export function parseWith(engine: Engine, body: string | Uint8Array, options?: P
   const pointer = engine.scratch("body", bytes.length);
   engine.bytes.set(bytes, pointer);
   const handle = engine.call(() => engine.exports.compile(pointer, bytes.length, PROFILE_CODES[profile]));
-  return new Robots(engine, handle, profile, info, readRecords(engine, handle, bytes));
+  return new Robots(engine, handle, profile, info, readRecords(engine, handle, bytes), readUserAgents(engine, handle, bytes));
+}
+
+/** User-agent lines with their group index; their values are decoded now because the body is not kept. */
+function readUserAgents(engine: Engine, handle: number, body: Uint8Array): { group: number; agent: UserAgentLine }[] {
+  const count = engine.exports.agentCount(handle);
+  const base = engine.exports.agentsPointer(handle) >>> 2;
+  const words = engine.words;
+  const agents: { group: number; agent: UserAgentLine }[] = [];
+  for (let i = 0; i < count; i++) {
+    const at = base + i * AGENT_FIELDS;
+    const [group, global, , tokenLength, line, valueStart, valueLength] = words.subarray(at, at + AGENT_FIELDS);
+    const value = utf8Decoder.decode(body.subarray(valueStart, valueStart + valueLength));
+    // The token is ASCII, so its byte length is its length in characters.
+    agents.push({ group, agent: { line, value, global: global === 1, token: value.slice(0, tokenLength) } });
+  }
+  return agents;
 }
 
 function readRecords(engine: Engine, handle: number, body: Uint8Array): RobotsRecord[] {
@@ -94,18 +111,24 @@ export class Robots implements RobotsTxt {
   readonly #engine: Engine;
   #handle: number;
   readonly #records: readonly RobotsRecord[];
+  readonly #userAgents: readonly { group: number; agent: UserAgentLine }[];
   #lines: readonly LineInfo[] | undefined;
+  #groups: readonly GroupInfo[] | undefined;
   /** The agents the table's current group selection was made for, and its scope. */
   #selectedAgents: readonly string[] | undefined;
   #selectedScope = 0;
 
   /** @internal Use `Robots.parse`. */
-  constructor(engine: Engine, handle: number, profile: Profile, input: InputInfo, records: readonly RobotsRecord[]) {
+  constructor(
+    engine: Engine, handle: number, profile: Profile, input: InputInfo,
+    records: readonly RobotsRecord[], userAgents: readonly { group: number; agent: UserAgentLine }[],
+  ) {
     this.#engine = engine;
     this.#handle = handle;
     this.profile = profile;
     this.input = input;
     this.#records = records;
+    this.#userAgents = userAgents;
     leakedTables.register(this, { engine, handle }, this);
   }
 
@@ -145,6 +168,57 @@ export class Robots implements RobotsTxt {
     return { allowed, lines: details! };
   }
 
+  matchingRules(url: string, agent: AgentQuery): RuleMatch[] {
+    assertUrl(url);
+    const agents = agentList(agent);
+    const scope = this.#scope(agents);
+    const engine = this.#engine;
+    const handle = this.#handle;
+    const encoded = utf8Encoder.encode(url);
+    const urlPointer = engine.scratch("urls", encoded.length);
+    engine.bytes.set(encoded, urlPointer);
+    const capacity = engine.exports.ruleCount(handle);
+    const out = engine.scratch("details", capacity * 4);
+    const count = engine.call(() => engine.exports.matchAll(handle, urlPointer, encoded.length, out, capacity));
+    const rules = Array.from(engine.words.subarray(out >>> 2, (out >>> 2) + count));
+    return rules.map((rule) => ({
+      kind: engine.exports.ruleIsAllow(handle, rule) ? "allow" : "disallow",
+      pattern: engine.text(engine.exports.rulePatternPointer(handle, rule), engine.exports.rulePatternLength(handle, rule)),
+      group: scope === 1 ? "specific" : "global",
+      line: engine.exports.ruleLine(handle, rule),
+      priority: engine.exports.rulePriority(handle, rule),
+    }));
+  }
+
+  get groups(): readonly GroupInfo[] {
+    const handle = this.#live();
+    if (this.#groups === undefined) {
+      const { exports } = this.#engine;
+      const groupCount = exports.groupCount(handle);
+      const ruleLines = new Array<number>(groupCount).fill(0);
+      for (let rule = 0, count = exports.ruleCount(handle); rule < count; rule++) {
+        // The index-page rule is implied by its allow line, not a line of its own.
+        if (!exports.ruleIsIndexPage(handle, rule)) ruleLines[exports.ruleGroup(handle, rule)]++;
+      }
+      const groups: GroupInfo[] = ruleLines.map((lines, index) => ({ index, userAgents: [], ruleLines: lines }));
+      for (const { group, agent } of this.#userAgents) (groups[group].userAgents as UserAgentLine[]).push(agent);
+      this.#groups = groups;
+    }
+    return this.#groups;
+  }
+
+  groupsFor(agent: AgentQuery): AgentGroups {
+    const agents = agentList(agent);
+    const scope = this.#scope(agents);
+    const { exports } = this.#engine;
+    const groupCount = exports.groupCount(this.#handle);
+    const start = exports.selectedGroupsPointer(this.#handle);
+    const selected = this.#engine.bytes.subarray(start, start + groupCount);
+    const groups: number[] = [];
+    selected.forEach((flag, index) => flag === 1 && groups.push(index));
+    return { scope: scope === 1 ? "specific" : "global", groups };
+  }
+
   get sitemaps(): readonly string[] {
     this.#live();
     return this.#records.filter((record) => record.key === "sitemap" && record.value !== "").map((record) => record.value);
@@ -157,12 +231,10 @@ export class Robots implements RobotsTxt {
 
   crawlDelay(agent: AgentQuery): number | undefined {
     const agents = agentList(agent);
-    this.#scope(agents);
-    const { exports } = this.#engine;
-    const groupCount = exports.groupCount(this.#handle);
-    const selected = this.#engine.bytes.subarray(exports.selectedGroupsPointer(this.#handle)).subarray(0, groupCount);
+    const { groups } = this.groupsFor(agents);
+    const selected = new Set(groups);
     for (const record of this.#records) {
-      if (record.key !== "crawl-delay" || record.group === null || selected[record.group] !== 1) continue;
+      if (record.key !== "crawl-delay" || record.group === null || !selected.has(record.group)) continue;
       const seconds = parseCrawlDelay(record.value);
       if (seconds !== undefined) return seconds;
     }

@@ -34,6 +34,41 @@ export interface Explanation {
   rule?: MatchedRule;
 }
 
+/** A rule that matches a URL, with what ranks it (see `RobotsTxt.matchingRules`). */
+export interface RuleMatch extends MatchedRule {
+  line: number;
+  /** The pattern's length in bytes: the longest match wins, allow on a tie. */
+  priority: number;
+}
+
+/** A user-agent line of a group. */
+export interface UserAgentLine {
+  line: number;
+  /** The value as written. */
+  value: string;
+  /** `*` (alone or followed by whitespace). */
+  global: boolean;
+  /** The product token compared with agents: the value cut at the first byte outside [a-zA-Z_-]; "" for `*`. */
+  token: string;
+}
+
+/** A group: a run of user-agent lines and the allow/disallow lines after it. */
+export interface GroupInfo {
+  /** 0-based, in file order (the `group` of records). */
+  index: number;
+  userAgents: readonly UserAgentLine[];
+  /** Number of allow/disallow lines in the group. */
+  ruleLines: number;
+}
+
+/** Which groups decide for an agent query. */
+export interface AgentGroups {
+  /** `specific` when groups name the agent; else `global` (the `*` groups, possibly none: everything allowed). */
+  scope: GroupScope;
+  /** Indices into `groups`. */
+  groups: readonly number[];
+}
+
 /** Verdicts and matching lines of a batch, in input order. */
 export interface BatchResult {
   /** 1 = allowed, 0 = disallowed. */
@@ -121,6 +156,12 @@ export interface RobotsTxt {
   classify(urls: UrlBatch, agent: AgentQuery): Uint8Array;
   /** Verdicts and matching lines for a batch. */
   classifyWithLines(urls: UrlBatch, agent: AgentQuery): BatchResult;
+  /** Every rule of the deciding groups that matches the URL, in decision order: the winner first. */
+  matchingRules(url: string, agent: AgentQuery): RuleMatch[];
+  /** The groups of the file, in order. */
+  readonly groups: readonly GroupInfo[];
+  /** The groups that decide for an agent query. */
+  groupsFor(agent: AgentQuery): AgentGroups;
   /** Sitemap URLs in file order (non-empty values of `sitemap` lines). */
   readonly sitemaps: readonly string[];
   /** Crawl-delay in seconds for the agent's groups, if one is given as a number. */

@@ -25,7 +25,13 @@ export interface EngineExports {
     table: number, urls: number, urlsLength: number, offsets: number, count: number,
     verdicts: number, details: number, mode: number,
   ): number;
+  /** Every selected rule matching one URL, winner first, written to `out`; returns the count. */
+  matchAll(table: number, url: number, urlLength: number, out: number, capacity: number): number;
   ruleLine(table: number, rule: number): number;
+  ruleGroup(table: number, rule: number): number;
+  rulePriority(table: number, rule: number): number;
+  /** 1 for the `/dir/$` rule implied by an `/dir/index.htm...` allow. */
+  ruleIsIndexPage(table: number, rule: number): number;
   ruleIsAllow(table: number, rule: number): number;
   rulePatternPointer(table: number, rule: number): number;
   rulePatternLength(table: number, rule: number): number;
@@ -33,6 +39,9 @@ export interface EngineExports {
   groupCount(table: number): number;
   /** One byte per group: 1 if it decides for the last selected agents. */
   selectedGroupsPointer(table: number): number;
+  agentCount(table: number): number;
+  /** Seven u32 per user-agent line: group, global, token start, token length, line, value start, value length. */
+  agentsPointer(table: number): number;
   lineCount(table: number): number;
   /** Two bytes per line: kind, flags. */
   linesPointer(table: number): number;

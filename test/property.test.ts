@@ -30,10 +30,13 @@ describe.each(wasmImplementations)("$name agrees with the reference", (wasm) => 
             expect(Array.from(batch.allowed)).toEqual(Array.from(oracle.allowed));
             expect(Array.from(batch.lines)).toEqual(Array.from(oracle.lines));
             expect(actual.crawlDelay(agent)).toEqual(expected.crawlDelay(agent));
+            expect(actual.groupsFor(agent)).toEqual(expected.groupsFor(agent));
+            expect(actual.matchingRules(urls[0], agent)).toEqual(expected.matchingRules(urls[0], agent));
           }
           expect(actual.lines).toEqual(expected.lines);
           expect(actual.records).toEqual(expected.records);
           expect(actual.sitemaps).toEqual(expected.sitemaps);
+          expect(actual.groups).toEqual(expected.groups);
         } finally {
           actual.dispose();
           expected.dispose();

@@ -1,10 +1,10 @@
 /**
  * `Robots`: the reference implementation of the `RobotsTxt` interface.
  */
-import { bytesToBinary, utf8ToBinary } from "./bytes.js";
+import { binaryToUtf8, bytesToBinary, utf8ToBinary } from "./bytes.js";
 import { splitUrlBatch } from "./batch.js";
 import { buildModel } from "./builder.js";
-import type { RobotsModel } from "./model.js";
+import type { Group, RobotsModel } from "./model.js";
 import { profileSwitches, type ProfileSwitches } from "./profile.js";
 import { crawlDelayFor } from "./records.js";
 import { Verdicts } from "./verdict.js";
@@ -12,14 +12,17 @@ import { RobotsError } from "../errors.js";
 import { prepareInput } from "../input.js";
 import { agentList, assertUrl, assertUrlBatch, resolveParseOptions } from "../options.js";
 import type {
+  AgentGroups,
   AgentQuery,
   BatchResult,
+  GroupInfo,
   Explanation,
   InputInfo,
   LineInfo,
   ParseOptions,
   Profile,
   RobotsRecord,
+  RuleMatch,
   RobotsTxt,
   UrlBatch,
 } from "../types.js";
@@ -27,6 +30,20 @@ import type {
 function freezeAll<T extends object>(items: T[]): readonly Readonly<T>[] {
   for (const item of items) Object.freeze(item);
   return Object.freeze(items);
+}
+
+/** The public view of a group: its user-agent lines as written, and how many rule lines it has. */
+function describeGroup(group: Group): GroupInfo {
+  return Object.freeze({
+    index: group.index,
+    userAgents: Object.freeze(
+      group.userAgents.map((agent) =>
+        Object.freeze({ line: agent.line, value: binaryToUtf8(agent.value), global: agent.global, token: agent.global ? "" : agent.token }),
+      ),
+    ),
+    // The index-page rule is implied by its allow line, not a line of its own.
+    ruleLines: group.rules.filter((rule) => !rule.indexPage).length,
+  });
 }
 
 export class Robots implements RobotsTxt {
@@ -37,6 +54,7 @@ export class Robots implements RobotsTxt {
   readonly #records: readonly RobotsRecord[];
   readonly #lines: readonly LineInfo[];
   readonly #input: InputInfo;
+  readonly #groups: readonly GroupInfo[];
   #disposed = false;
 
   private constructor(switches: ProfileSwitches, model: RobotsModel, input: InputInfo) {
@@ -48,6 +66,7 @@ export class Robots implements RobotsTxt {
     this.#records = freezeAll(model.records);
     this.#lines = freezeAll(model.lines);
     this.#input = Object.freeze({ ...input });
+    this.#groups = Object.freeze(model.groups.map(describeGroup));
   }
 
   /**
@@ -99,6 +118,22 @@ export class Robots implements RobotsTxt {
       lines[i] = explanation.line;
     });
     return { allowed, lines };
+  }
+
+  matchingRules(url: string, agent: AgentQuery): RuleMatch[] {
+    this.#assertLive();
+    assertUrl(url);
+    return this.#verdicts.matchingRules(agentList(agent), utf8ToBinary(url));
+  }
+
+  get groups(): readonly GroupInfo[] {
+    this.#assertLive();
+    return this.#groups;
+  }
+
+  groupsFor(agent: AgentQuery): AgentGroups {
+    this.#assertLive();
+    return this.#verdicts.groupsFor(agentList(agent));
   }
 
   get sitemaps(): readonly string[] {

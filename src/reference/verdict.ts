@@ -8,7 +8,7 @@ import type { Group, Rule } from "./model.js";
 import type { ProfileSwitches } from "./profile.js";
 import { RuleIndex } from "./rule-index.js";
 import { isRobotsTxtPath, matchPath } from "./url-path.js";
-import type { Explanation } from "../types.js";
+import type { AgentGroups, Explanation, RuleMatch } from "../types.js";
 
 /**
  * Whether `candidate` beats the current winner: RFC 9309 2.2.2, the longest pattern (most
@@ -43,6 +43,23 @@ export class Verdicts {
     this.#groups = groups;
     this.#switches = switches;
     this.#indexes = groups.map((group) => new RuleIndex(group.rules));
+  }
+
+  /** The groups that decide for an agent query. */
+  groupsFor(agents: readonly string[]): AgentGroups {
+    const { scope, groups } = selectGroups(this.#groups, agents);
+    return { scope, groups: groups.map((group) => group.index) };
+  }
+
+  /** Every rule of the deciding groups that matches the URL, the winner first. */
+  matchingRules(agents: readonly string[], url: ByteString): RuleMatch[] {
+    const { scope, groups } = selectGroups(this.#groups, agents);
+    const path = matchPath(url, this.#switches);
+    if (this.#switches.robotsTxtAlwaysAllowed && isRobotsTxtPath(path)) return [];
+    const matching = groups.flatMap((group) => group.rules).filter((rule) => patternMatches(path, rule.pattern));
+    // `outranks` is a total order: sort by it, the winner first.
+    matching.sort((a, b) => (outranks(a, b) ? -1 : 1));
+    return matching.map((rule) => ({ kind: rule.kind, pattern: rule.pattern, group: scope, line: rule.line, priority: rule.priority }));
   }
 
   /** The explanation function for one agent query (groups are selected once, for a whole batch). */
