@@ -1,10 +1,13 @@
 // The only module that exports to the host. Everything crosses as numbers: pointers into linear
 // memory, lengths, counts. See src/wasm.ts for the host side of this interface.
 
-import { decideUrl, matchAll as matchAllRules, selectAgents as select, verdictOf } from "./match";
+import { decideUrl, matchAll as matchAllRules, verdictOf } from "./match";
+import { selectAgents as select } from "./select";
+import { MatchPlan, setWildcardIndexLimit } from "./plan";
 import { compileRobots } from "./parse";
 import { AGENT_FIELDS, RECORD_FIELDS, RuleField, RuleFlag, RuleTable } from "./table";
 import { Char } from "./chars";
+import { countByte, findByte } from "./scan";
 
 /** Allocates `size` bytes for the host (input buffers, result arrays). */
 export function allocate(size: usize): usize {
@@ -33,11 +36,7 @@ export function selectAgents(table: usize, agents: usize, agentsLength: usize): 
 
 /** Number of LF bytes in [bytes, bytes + length). */
 export function countNewlines(bytes: usize, length: usize): u32 {
-  let count: u32 = 0;
-  for (let i: usize = 0; i < length; i++) {
-    if (load<u8>(bytes + i) == Char.LF) count++;
-  }
-  return count;
+  return countByte(bytes, 0, length, Char.LF);
 }
 
 /** matchBatch mode bits. */
@@ -72,8 +71,7 @@ export function matchBatch(
     } else {
       if (lineStart > urlsLength) break;
       start = lineStart;
-      end = start;
-      while (end < urlsLength && load<u8>(urls + end) != Char.LF) end++;
+      end = findByte(urls, start, urlsLength, Char.LF);
       lineStart = end + 1;
       if (mode & Mode.STRIP_CR && end > start && load<u8>(urls + end - 1) == Char.CR) end--;
     }
@@ -170,5 +168,39 @@ export function recordsPointer(table: usize): usize {
 export function tableBytes(table: usize): usize {
   const t = changetype<RuleTable>(table);
   return offsetof<RuleTable>() + t.rules.capacity + t.order.capacity + t.pool.capacity + t.agents.capacity +
-    t.records.capacity + t.lines.capacity + t.selectedFor.capacity + t.selectedGroups.capacity + t.selectedRules.capacity;
+    t.records.capacity + t.lines.capacity + t.selectedFor.capacity + t.selectedGroups.capacity + t.selectedRules.capacity +
+    (t.plan ? changetype<MatchPlan>(t.plan).bytes() : 0);
+}
+
+/**
+ * Nodes of the match plan with more wildcard rules than `limit` use the gram index (default 16).
+ * For tests, which set 0 to send every wildcard rule through the index; plans built afterwards use it.
+ */
+export function configureWildcardIndex(limit: u32): void {
+  setWildcardIndexLimit(limit);
+}
+
+// ---- Robots meta tags (assembly/meta.ts) ----------------------------------------------------
+
+import { META_FIELDS, scanMetaTags as scanMeta } from "./meta";
+import { Vec } from "./vec";
+
+/** Scans `length` bytes of HTML for meta tags with a `name` attribute; returns a result handle. */
+export function scanMetaTags(html: usize, length: usize): usize {
+  return changetype<usize>(scanMeta(html, length));
+}
+
+/** Number of meta tags in a scan result. */
+export function metaTagCount(scan: usize): u32 {
+  return <u32>(changetype<Vec>(scan).length / (META_FIELDS << 2));
+}
+
+/** Seven u32 per meta tag: tag start, tag end, name start, name length, content start, content length, flags. */
+export function metaTagsPointer(scan: usize): usize {
+  return changetype<Vec>(scan).data;
+}
+
+/** Frees a scan result. */
+export function freeMetaTags(scan: usize): void {
+  changetype<Vec>(scan).free();
 }

@@ -2,6 +2,7 @@
 // normalises percent-encoding on both sides so that equivalent spellings compare equal.
 
 import { Char, hexDigit, hexValue, isHexDigit, isUnreserved, toUpper } from "./chars";
+import { findAuthorityEnd, findByte, findEitherByte } from "./scan";
 import { Vec } from "./vec";
 
 /**
@@ -76,24 +77,7 @@ export function normalizePath(src: usize, len: usize, dst: usize): usize {
   return j;
 }
 
-/** Index of the first byte in [from, to) that is `/`, `?` or `;`, else `to`. */
-function findPathStart(url: usize, from: usize, to: usize): usize {
-  for (let i = from; i < to; i++) {
-    const c = <u32>load<u8>(url + i);
-    if (c == Char.SLASH || c == Char.QUESTION || c == Char.SEMICOLON) return i;
-  }
-  return to;
-}
-
-/** Index of the first `://` in [from, to), else `to`. */
-function findSchemeEnd(url: usize, from: usize, to: usize): usize {
-  for (let i = from; i + 2 < to; i++) {
-    if (load<u8>(url + i) == Char.COLON && load<u8>(url + i + 1) == Char.SLASH && load<u8>(url + i + 2) == Char.SLASH) return i;
-  }
-  return to;
-}
-
-/** Where the path of a URL lies; `slash` says a `/` must be put in front (the path began with `?` or `;`). */
+/** Where the path of a URL lies; `pathNeedsSlash` says a `/` must be put in front (it began with `?` or `;`). */
 export let pathStart: usize = 0;
 export let pathEnd: usize = 0;
 export let pathNeedsSlash: bool = false;
@@ -101,33 +85,26 @@ export let pathNeedsSlash: bool = false;
 /**
  * Google's GetPathParamsQuery: finds the path, params and query of `url` (bytes [0, len)) and
  * sets pathStart/pathEnd/pathNeedsSlash. An empty range with no slash means the path is `/`.
+ * One pass: the scheme's `://` counts only before the first `/`, `?` or `;`, so the scan for it
+ * stops there; then the authority; then the fragment (and, in Google's C strings, a NUL).
  */
-export function locatePath(url: usize, len: usize): void {
+export function locatePath(url: usize, len: usize, stopAtNul: bool): void {
   // Initial two slashes are ignored (a scheme-relative URL).
   const searchStart: usize = len >= 2 && load<u8>(url) == Char.SLASH && load<u8>(url + 1) == Char.SLASH ? 2 : 0;
-  const earlyPath = findPathStart(url, searchStart, len);
-  const schemeEnd = findSchemeEnd(url, searchStart, len);
-  // `://` marks a scheme only if no path, params or query started before it.
-  const authorityStart = schemeEnd < earlyPath ? schemeEnd + 3 : searchStart;
-  const start = authorityStart == searchStart ? earlyPath : findPathStart(url, authorityStart, len);
+  pathStart = pathEnd = 0;
   pathNeedsSlash = false;
-  if (start >= len) {
-    pathStart = pathEnd = 0;
-    return;
-  }
-  let end = len;
-  for (let i = searchStart; i < len; i++) {
-    if (load<u8>(url + i) == Char.HASH) {
-      end = i;
+  let start = findAuthorityEnd(url, searchStart, len, true);
+  // A `:` is the scheme's only if `//` follows; else it is an ordinary byte of the authority.
+  while (start < len && load<u8>(url + start) == Char.COLON) {
+    if (start + 2 < len && load<u8>(url + start + 1) == Char.SLASH && load<u8>(url + start + 2) == Char.SLASH) {
+      start = findAuthorityEnd(url, start + 3, len, false);
       break;
     }
+    start = findAuthorityEnd(url, start + 1, len, true);
   }
-  if (end < start) {
-    // A fragment before the path: the path is `/`.
-    pathStart = pathEnd = 0;
-    return;
-  }
+  // No path, or a fragment before it: the path is `/`.
+  if (start >= len || load<u8>(url + start) == Char.HASH) return;
   pathStart = start;
-  pathEnd = end;
+  pathEnd = stopAtNul ? findEitherByte(url, start, len, Char.HASH, 0) : findByte(url, start, len, Char.HASH);
   pathNeedsSlash = load<u8>(url + start) != Char.SLASH;
 }

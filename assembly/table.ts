@@ -2,6 +2,7 @@
 // u32 fields. Byte ranges of values point into the body the host passed (it keeps those bytes);
 // patterns and agent tokens are copied into the table's own pool because they are rewritten.
 
+import { MatchPlan } from "./plan";
 import { Vec } from "./vec";
 
 export const enum Profile {
@@ -127,8 +128,10 @@ export class RuleTable {
   scope: u32;
   /** One byte per group: 1 if it decides for the selected agents. */
   selectedGroups: Vec;
-  /** Indices of the rules of the selected groups, in decision order. */
+  /** Indices of the rules of the selected groups, in decision order (a rule's rank is its position). */
   selectedRules: Vec;
+  /** The index over selectedRules, built on first use. */
+  plan: MatchPlan | null;
 
   static create(profile: u32, inputLength: usize): RuleTable {
     const table = changetype<RuleTable>(heap.alloc(offsetof<RuleTable>()));
@@ -146,6 +149,7 @@ export class RuleTable {
     table.scope = Scope.NONE;
     table.selectedGroups = Vec.create(16);
     table.selectedRules = Vec.create(64);
+    table.plan = null;
     return table;
   }
 
@@ -164,7 +168,14 @@ export class RuleTable {
     return this.records.u32At(record * RECORD_FIELDS + field);
   }
 
+  dropPlan(): void {
+    const plan = this.plan;
+    if (plan) plan.free();
+    this.plan = null;
+  }
+
   free(): void {
+    this.dropPlan();
     this.rules.free();
     this.order.free();
     this.pool.free();

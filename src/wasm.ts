@@ -48,8 +48,18 @@ export interface EngineExports {
   recordCount(table: number): number;
   /** Seven u32 per record: line, kind, group, key start, key length, value start, value length. */
   recordsPointer(table: number): number;
+  /** Wildcard lists longer than `limit` use the gram index (default 16; tests set 0). */
+  configureWildcardIndex(limit: number): void;
   /** Bytes of linear memory held by a table. */
   tableBytes(table: number): number;
+  /** Scans HTML bytes for meta tags with a `name` attribute; returns a result handle (see assembly/meta.ts). */
+  scanMetaTags(html: number, length: number): number;
+  /** Number of meta tags in a scan result. */
+  metaTagCount(scan: number): number;
+  /** Seven u32 per meta tag: tag start, tag end, name start, name length, content start, content length, flags. */
+  metaTagsPointer(scan: number): number;
+  /** Frees a scan result. */
+  freeMetaTags(scan: number): void;
 }
 
 /** matchBatch mode bits. */

@@ -1,6 +1,8 @@
 /**
  * The implementations every behaviour test runs against: the WASM release build, the WASM debug
- * build (bounds checks and assertions on) and the pure-TypeScript reference.
+ * build (bounds checks and assertions on), the debug build with every wildcard rule sent through
+ * the gram index of the match plan (which real files only use for long wildcard lists), and the
+ * pure-TypeScript reference.
  *
  * ROBOTS_IMPLS=reference,wasm-debug narrows the list while developing; by default all three run,
  * and a missing WASM build is an error (run `npm run build:wasm`), never a silent skip.
@@ -13,23 +15,26 @@ import { parseWith } from "../../src/robots.js";
 import type { ParseOptions, RobotsTxt } from "../../src/types.js";
 
 export interface Implementation {
-  name: "wasm-release" | "wasm-debug" | "reference";
+  name: "wasm-release" | "wasm-debug" | "wasm-gram-index" | "reference";
   parse(body: string | Uint8Array, options?: ParseOptions): RobotsTxt;
 }
 
-function wasmImplementation(name: "wasm-release" | "wasm-debug", file: string): Implementation {
+/** A WASM build; `wildcardIndexLimit` 0 sends every wildcard rule through the gram index. */
+function wasmImplementation(name: Implementation["name"], file: string, wildcardIndexLimit?: number): Implementation {
   const binary = readFileSync(fileURLToPath(new URL(`../../build/${file}`, import.meta.url)));
   const engine = loadEngine(binary);
+  if (wildcardIndexLimit !== undefined) engine.exports.configureWildcardIndex(wildcardIndexLimit);
   return { name, parse: (body, options) => parseWith(engine, body, options) };
 }
 
 const reference: Implementation = { name: "reference", parse: (body, options) => ReferenceRobots.parse(body, options) };
 
-const wanted = (process.env.ROBOTS_IMPLS ?? "wasm-release,wasm-debug,reference").split(",");
+const wanted = (process.env.ROBOTS_IMPLS ?? "wasm-release,wasm-debug,wasm-gram-index,reference").split(",");
 
 export const implementations: Implementation[] = [
   ...(wanted.includes("wasm-release") ? [wasmImplementation("wasm-release", "release.wasm")] : []),
   ...(wanted.includes("wasm-debug") ? [wasmImplementation("wasm-debug", "debug.wasm")] : []),
+  ...(wanted.includes("wasm-gram-index") ? [wasmImplementation("wasm-gram-index", "debug.wasm", 0)] : []),
   ...(wanted.includes("reference") ? [reference] : []),
 ];
 

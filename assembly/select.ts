@@ -1,0 +1,83 @@
+// Agent selection: which groups decide for a query, and their rules in decision order. Done
+// once per batch (and cached per table), never per URL.
+
+import { toLower } from "./chars";
+import { AGENT_FIELDS, AgentField, RuleField, RuleTable, Scope } from "./table";
+
+/**
+ * Chooses the groups that decide for the agents encoded at `agents` (a sequence of u32 length +
+ * bytes) and lists their rules in decision order. The result is cached on the table, so calling
+ * again with the same agents costs one comparison. Returns the Scope.
+ */
+export function selectAgents(table: RuleTable, agents: usize, agentsLength: usize): u32 {
+  const cached = table.selectedFor;
+  if (table.selectionValid && cached.length == agentsLength && memory.compare(cached.data, agents, agentsLength) == 0) {
+    return table.scope;
+  }
+  cached.length = 0;
+  cached.pushBytes(agents, agentsLength);
+
+  const groupCount = <usize>table.groupCount;
+  const selected = table.selectedGroups;
+  selected.length = 0;
+  memory.fill(selected.reserve(groupCount), 0, groupCount);
+  selected.length = groupCount;
+
+  // RFC 9309 2.2.1: the groups naming one of the agents decide; only if there are none, `*` does.
+  const agentCount = <u32>(table.agents.length / (AGENT_FIELDS << 2));
+  let anySpecific = false;
+  let anyGlobal = false;
+  for (let a: u32 = 0; a < agentCount; a++) {
+    const base = a * AGENT_FIELDS;
+    if (table.agents.u32At(base + AgentField.GLOBAL)) {
+      anyGlobal = true;
+      continue;
+    }
+    const token = table.pool.data + table.agents.u32At(base + AgentField.TOKEN_START);
+    const tokenLength = <usize>table.agents.u32At(base + AgentField.TOKEN_LENGTH);
+    if (namesAnyAgent(token, tokenLength, agents, agentsLength)) {
+      store<u8>(selected.data + table.agents.u32At(base + AgentField.GROUP), 1);
+      anySpecific = true;
+    }
+  }
+  if (!anySpecific && anyGlobal) {
+    for (let a: u32 = 0; a < agentCount; a++) {
+      const base = a * AGENT_FIELDS;
+      if (table.agents.u32At(base + AgentField.GLOBAL)) store<u8>(selected.data + table.agents.u32At(base + AgentField.GROUP), 1);
+    }
+  }
+  table.scope = anySpecific ? Scope.SPECIFIC : anyGlobal ? Scope.GLOBAL : Scope.NONE;
+
+  const rules = table.selectedRules;
+  rules.length = 0;
+  const count = table.ruleCount;
+  for (let i: u32 = 0; i < count; i++) {
+    const rule = table.order.u32At(i);
+    if (load<u8>(selected.data + table.ruleField(rule, RuleField.GROUP))) rules.pushU32(rule);
+  }
+  table.selectionValid = true;
+  // The match plan indexes the selected rules; it is rebuilt lazily for the new selection.
+  table.dropPlan();
+  return table.scope;
+}
+
+/** Whether a lower-case group token equals one of the queried agents, ignoring ASCII case. */
+function namesAnyAgent(token: usize, tokenLength: usize, agents: usize, agentsLength: usize): bool {
+  let at: usize = 0;
+  while (at + 4 <= agentsLength) {
+    const length = <usize>load<u32>(agents + at);
+    const name = agents + at + 4;
+    at += 4 + length;
+    if (length != tokenLength) continue;
+    let equal = true;
+    for (let i: usize = 0; i < length; i++) {
+      if (toLower(load<u8>(name + i)) != <u32>load<u8>(token + i)) {
+        equal = false;
+        break;
+      }
+    }
+    if (equal) return true;
+  }
+  return false;
+}
+
