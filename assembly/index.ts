@@ -7,7 +7,8 @@ import { MatchPlan, setWildcardIndexLimit } from "./plan";
 import { compileRobots } from "./parse";
 import { AGENT_FIELDS, RECORD_FIELDS, RuleField, RuleFlag, RuleTable } from "./table";
 import { Char } from "./chars";
-import { countByte, findByte } from "./scan";
+import { countByte } from "./scan";
+import { lineEnd } from "./normalize";
 
 /** Allocates `size` bytes for the host (input buffers, result arrays). */
 export function allocate(size: usize): usize {
@@ -60,22 +61,20 @@ export function matchBatch(
   verdicts: usize, details: usize, mode: u32,
 ): u32 {
   const t = changetype<RuleTable>(table);
+  const stripCr = (mode & Mode.STRIP_CR) != 0;
   let lineStart: usize = 0;
   let done: u32 = 0;
   while (done < count) {
-    let start: usize;
-    let end: usize;
+    let rule: i32;
     if (offsets != 0) {
-      start = load<u32>(offsets + (<usize>done << 2));
-      end = load<u32>(offsets + (<usize>(done + 1) << 2));
+      const start = <usize>load<u32>(offsets + (<usize>done << 2));
+      const end = <usize>load<u32>(offsets + (<usize>(done + 1) << 2));
+      rule = decideUrl(t, urls, start, end, false, false);
     } else {
       if (lineStart > urlsLength) break;
-      start = lineStart;
-      end = findByte(urls, start, urlsLength, Char.LF);
-      lineStart = end + 1;
-      if (mode & Mode.STRIP_CR && end > start && load<u8>(urls + end - 1) == Char.CR) end--;
+      rule = decideUrl(t, urls, lineStart, urlsLength, true, stripCr);
+      lineStart = lineEnd + 1;
     }
-    const rule = decideUrl(t, urls + start, end - start);
     store<u8>(verdicts + done, verdictOf(t, rule));
     if (mode & Mode.LINES) {
       store<u32>(details + (<usize>done << 2), rule < 0 ? 0 : t.ruleField(<u32>rule, RuleField.LINE));

@@ -2,7 +2,7 @@
 // current selection that matches it, found through the selection's match plan.
 
 import { Char } from "./chars";
-import { locatePath, normalizePath, pathEnd, pathNeedsSlash, pathStart } from "./normalize";
+import { lineEnd, locatePath, normalizePath, pathEnd, pathNeedsSlash, pathStart } from "./normalize";
 import { ruleMatches } from "./pattern";
 import { bestRank, buildPlan, MatchPlan, NO_RANK } from "./plan";
 import { Profile, RuleField, RuleFlag, RuleTable, Scope } from "./table";
@@ -16,8 +16,8 @@ let pathScratch: Vec = Vec.create(4096);
  * first), to `out` (room for `capacity`); returns how many match. For explanations, not batches.
  */
 export function matchAll(table: RuleTable, url: usize, urlLength: usize, out: usize, capacity: u32): u32 {
+  preparePath(table, url, 0, urlLength, false, false);
   if (table.scope == Scope.NONE) return 0;
-  preparePath(table, url, urlLength);
   if (table.profile == Profile.RFC9309 && isRobotsTxtPath(pathPointer, pathLength)) return 0;
   const selected = table.selectedRules;
   const count = selected.length >> 2;
@@ -35,28 +35,35 @@ export function matchAll(table: RuleTable, url: usize, urlLength: usize, out: us
 let pathPointer: usize = 0;
 let pathLength: usize = 0;
 
-function preparePath(table: RuleTable, url: usize, urlLength: usize): void {
+/**
+ * Finds the path of the URL at base[start..] (ending at `limit`, or in a line at its LF: see
+ * locatePath) and puts it in the form the profile compares. `stripCr` drops a CR before the LF.
+ */
+function preparePath(table: RuleTable, base: usize, start: usize, limit: usize, inLine: bool, stripCr: bool): void {
   const google = table.profile == Profile.GOOGLE;
   // Google-specific: the path is handed to the matcher as a C string; a NUL ends it.
-  locatePath(url, urlLength, google);
-  const start = pathStart;
-  const end = pathEnd;
-  const needsSlash = pathNeedsSlash || start == end;
+  locatePath(base, start, limit, google, inLine);
+  let from = pathStart;
+  let to = pathEnd;
+  if (stripCr && to > from && to == lineEnd && load<u8>(base + to - 1) == Char.CR) to--;
+  const needsSlash = pathNeedsSlash || from == to;
   if (google && !needsSlash) {
-    pathPointer = url + start;
-    pathLength = end - start;
+    pathPointer = base + from;
+    pathLength = to - from;
     return;
   }
-  const rawLength = end - start;
-  const dst = pathScratch.reserve(rawLength * 3 + 1) ;
+  const rawLength = to - from;
+  const dst = pathScratch.reserve(rawLength * 3 + 1);
   let written: usize = 0;
-  if (needsSlash) store<u8>(dst, Char.SLASH);
-  if (needsSlash) written = 1;
+  if (needsSlash) {
+    store<u8>(dst, Char.SLASH);
+    written = 1;
+  }
   if (google) {
-    memory.copy(dst + written, url + start, rawLength);
+    memory.copy(dst + written, base + from, rawLength);
     written += rawLength;
   } else {
-    written += normalizePath(url + start, rawLength, dst + written);
+    written += normalizePath(base + from, rawLength, dst + written);
   }
   pathPointer = dst;
   pathLength = written;
@@ -74,10 +81,13 @@ function isRobotsTxtPath(path: usize, length: usize): bool {
   return true;
 }
 
-/** Decides one URL; returns the winning rule index or -1 (no rule: allowed). */
-export function decideUrl(table: RuleTable, url: usize, urlLength: usize): i32 {
+/**
+ * Decides the URL at base[start..] (see preparePath); returns the winning rule index or -1 (no
+ * rule: allowed). In a line, `lineEnd` then says where the line ended.
+ */
+export function decideUrl(table: RuleTable, base: usize, start: usize, limit: usize, inLine: bool, stripCr: bool): i32 {
+  preparePath(table, base, start, limit, inLine, stripCr);
   if (table.scope == Scope.NONE || table.selectedRules.length == 0) return -1;
-  preparePath(table, url, urlLength);
   if (table.profile == Profile.RFC9309 && isRobotsTxtPath(pathPointer, pathLength)) return -1;
   let plan = table.plan;
   if (!plan) {

@@ -2,7 +2,7 @@
 // normalises percent-encoding on both sides so that equivalent spellings compare equal.
 
 import { Char, hexDigit, hexValue, isHexDigit, isUnreserved, toUpper } from "./chars";
-import { findAuthorityEnd, findByte, findEitherByte } from "./scan";
+import { findByte, findFirstOf } from "./scan";
 import { Vec } from "./vec";
 
 /**
@@ -81,30 +81,50 @@ export function normalizePath(src: usize, len: usize, dst: usize): usize {
 export let pathStart: usize = 0;
 export let pathEnd: usize = 0;
 export let pathNeedsSlash: bool = false;
+/** With `inLine`: where the URL's line ends (its LF, or the limit). */
+export let lineEnd: usize = 0;
 
 /**
- * Google's GetPathParamsQuery: finds the path, params and query of `url` (bytes [0, len)) and
- * sets pathStart/pathEnd/pathNeedsSlash. An empty range with no slash means the path is `/`.
- * One pass: the scheme's `://` counts only before the first `/`, `?` or `;`, so the scan for it
- * stops there; then the authority; then the fragment (and, in Google's C strings, a NUL).
+ * Google's GetPathParamsQuery: finds the path, params and query of the URL starting at `start` and
+ * sets pathStart/pathEnd/pathNeedsSlash (absolute positions; an empty range without a slash flag
+ * means the path is `/`). The URL ends at `limit`, or with `inLine` at the first LF before it
+ * (then lineEnd says where), so a batch of lines needs no separate search for line ends.
+ *
+ * `://` marks a scheme only before the first `/`, `?` or `;`; a `#` before the path start gives
+ * `/`; the fragment is dropped; `stopAtNul` (Google-specific: a C string) also ends the path at a
+ * NUL byte.
  */
-export function locatePath(url: usize, len: usize, stopAtNul: bool): void {
-  // Initial two slashes are ignored (a scheme-relative URL).
-  const searchStart: usize = len >= 2 && load<u8>(url) == Char.SLASH && load<u8>(url + 1) == Char.SLASH ? 2 : 0;
+export function locatePath(base: usize, start: usize, limit: usize, stopAtNul: bool, inLine: bool): void {
+  // Bytes that end a scan: the line end only in a line, a NUL only for Google (repeat to disable).
+  const newline: u32 = inLine ? Char.LF : Char.HASH;
+  const nul: u32 = stopAtNul ? 0 : Char.HASH;
   pathStart = pathEnd = 0;
   pathNeedsSlash = false;
-  let start = findAuthorityEnd(url, searchStart, len, true);
+  // Initial two slashes are ignored (a scheme-relative URL).
+  const searchStart = start + 1 < limit && load<u8>(base + start) == Char.SLASH && load<u8>(base + start + 1) == Char.SLASH ? start + 2 : start;
+  let at = findFirstOf(base, searchStart, limit, Char.SLASH, Char.QUESTION, Char.SEMICOLON, Char.HASH, Char.COLON, newline);
   // A `:` is the scheme's only if `//` follows; else it is an ordinary byte of the authority.
-  while (start < len && load<u8>(url + start) == Char.COLON) {
-    if (start + 2 < len && load<u8>(url + start + 1) == Char.SLASH && load<u8>(url + start + 2) == Char.SLASH) {
-      start = findAuthorityEnd(url, start + 3, len, false);
+  while (at < limit && load<u8>(base + at) == Char.COLON) {
+    if (at + 2 < limit && load<u8>(base + at + 1) == Char.SLASH && load<u8>(base + at + 2) == Char.SLASH) {
+      at = findFirstOf(base, at + 3, limit, Char.SLASH, Char.QUESTION, Char.SEMICOLON, Char.HASH, newline, newline);
       break;
     }
-    start = findAuthorityEnd(url, start + 1, len, true);
+    at = findFirstOf(base, at + 1, limit, Char.SLASH, Char.QUESTION, Char.SEMICOLON, Char.HASH, Char.COLON, newline);
   }
-  // No path, or a fragment before it: the path is `/`.
-  if (start >= len || load<u8>(url + start) == Char.HASH) return;
-  pathStart = start;
-  pathEnd = stopAtNul ? findEitherByte(url, start, len, Char.HASH, 0) : findByte(url, start, len, Char.HASH);
-  pathNeedsSlash = load<u8>(url + start) != Char.SLASH;
+  if (at >= limit || (inLine && load<u8>(base + at) == Char.LF)) {
+    // No path: `/`.
+    lineEnd = at;
+    return;
+  }
+  if (load<u8>(base + at) == Char.HASH) {
+    // A fragment before the path: `/`.
+    lineEnd = inLine ? findByte(base, at, limit, Char.LF) : limit;
+    return;
+  }
+  pathStart = at;
+  pathNeedsSlash = load<u8>(base + at) != Char.SLASH;
+  const end = findFirstOf(base, at, limit, Char.HASH, nul, newline, newline, newline, newline);
+  pathEnd = end;
+  if (!inLine) return;
+  lineEnd = end < limit && load<u8>(base + end) != Char.LF ? findByte(base, end, limit, Char.LF) : end;
 }

@@ -91,8 +91,10 @@ export class MatchPlan {
   nodes: Vec;
   edges: Vec;
   wildcards: Vec;
-  /** Per rank: the 64-bit mask of the bytes a match must contain (bit = byte & 63). */
+  /** Per rank: the 128-bit mask of the bytes a match must contain (bit = byte & 127), two u64. */
   masks: Vec;
+  /** One bit per byte pair (first << 8 | second) under which some rule is filed in `pairs`. */
+  pairBits: Vec;
   /** Gram index (0 when no node needed it): pairs anywhere in the path, pairs ending it, bytes ending it. */
   pairs: Buckets | null;
   endPairs: Buckets | null;
@@ -106,7 +108,7 @@ export class MatchPlan {
   /** Bytes of linear memory the plan holds. */
   bytes(): usize {
     let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edges.capacity + this.wildcards.capacity +
-      this.masks.capacity + this.always.capacity + this.visits.capacity;
+      this.masks.capacity + this.pairBits.capacity + this.always.capacity + this.visits.capacity;
     if (this.pairs) total += changetype<Buckets>(this.pairs).bytes();
     if (this.endPairs) total += changetype<Buckets>(this.endPairs).bytes();
     if (this.endBytes) total += changetype<Buckets>(this.endBytes).bytes();
@@ -118,6 +120,7 @@ export class MatchPlan {
     this.edges.free();
     this.wildcards.free();
     this.masks.free();
+    this.pairBits.free();
     if (this.pairs) changetype<Buckets>(this.pairs).free();
     if (this.endPairs) changetype<Buckets>(this.endPairs).free();
     if (this.endBytes) changetype<Buckets>(this.endBytes).free();
@@ -229,15 +232,22 @@ function addNode(plan: MatchPlan): u32 {
   return load<u32>(plan.edges.data + ((<usize>edge * EDGE_FIELDS + field) << 2));
 }
 
-/** Bytes that a match of the rule must contain (all literal bytes), as a 64-bit mask. */
-function byteMaskOf(pattern: usize, length: usize): u64 {
-  let mask: u64 = 0;
+/**
+ * Writes the bytes that a match of the rule must contain (its literal bytes) as a 128-bit mask
+ * (bit = byte & 127; compiled patterns are ASCII, and a path's other bytes only add bits).
+ */
+function storeByteMask(pattern: usize, length: usize, at: usize): void {
+  let low: u64 = 0;
+  let high: u64 = 0;
   for (let i: usize = 0; i < length; i++) {
-    const c = <u32>load<u8>(pattern + i);
+    const c = <u64>load<u8>(pattern + i);
     if (c == Char.STAR || (c == Char.DOLLAR && i == length - 1)) continue;
-    mask |= (<u64>1) << (c & 63);
+    const bit = (<u64>1) << (c & 63);
+    if (c & 64) high |= bit;
+    else low |= bit;
   }
-  return mask;
+  store<u64>(at, low);
+  store<u64>(at, high, 8);
 }
 
 /** Builds the plan for `table.selectedRules`. */
@@ -247,7 +257,8 @@ export function buildPlan(table: RuleTable): MatchPlan {
   plan.nodes = Vec.create(<usize>count * 16 + 64);
   plan.edges = Vec.create(<usize>count * 16 + 64);
   plan.wildcards = Vec.create(64);
-  plan.masks = Vec.create(<usize>count << 3);
+  plan.masks = Vec.create(<usize>count << 4);
+  plan.pairBits = Vec.create(16);
   plan.pairs = null;
   plan.endPairs = null;
   plan.endBytes = null;
@@ -255,12 +266,12 @@ export function buildPlan(table: RuleTable): MatchPlan {
   plan.visits = Vec.create(16);
   plan.visit = 0;
 
-  const masks = plan.masks.reserve(<usize>count << 3);
-  plan.masks.length = <usize>count << 3;
+  const masks = plan.masks.reserve(<usize>count << 4);
+  plan.masks.length = <usize>count << 4;
   for (let rank: u32 = 0; rank < count; rank++) {
     const rule = ruleOf(table, rank);
     const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
-    store<u64>(masks + (<usize>rank << 3), byteMaskOf(pattern, table.ruleField(rule, RuleField.PATTERN_LENGTH)));
+    storeByteMask(pattern, table.ruleField(rule, RuleField.PATTERN_LENGTH), masks + (<usize>rank << 4));
   }
 
   const sorted = sortByPrefix(table, count);
@@ -368,6 +379,8 @@ function buildGramIndex(table: RuleTable, plan: MatchPlan): void {
     if (n > nodeWildcardLimit) indexed += n;
   }
   if (indexed == 0) return;
+  memory.fill(plan.pairBits.reserve(8192), 0, 8192);
+  plan.pairBits.length = 8192;
 
   let bucketCount: u32 = 64;
   while (bucketCount < indexed * 2 && bucketCount < 65536) bucketCount <<= 1;
@@ -383,7 +396,7 @@ function buildGramIndex(table: RuleTable, plan: MatchPlan): void {
     const start = nodeField(plan, node, NodeField.WILDCARD_START);
     for (let i: u32 = 0; i < n; i++) {
       const rank = plan.wildcards.u32At(start + i);
-      fileRule(table, rank, bucketCount, load_, filed);
+      fileRule(table, plan, rank, bucketCount, load_, filed);
     }
     setNodeField(plan, node, NodeField.WILDCARD_COUNT, 0);
   }
@@ -405,7 +418,7 @@ function buildGramIndex(table: RuleTable, plan: MatchPlan): void {
 }
 
 /** Chooses the filing of one rule and records it (rank, filing, key). */
-function fileRule(table: RuleTable, rank: u32, bucketCount: u32, load_: Vec, filed: Vec): void {
+function fileRule(table: RuleTable, plan: MatchPlan, rank: u32, bucketCount: u32, load_: Vec, filed: Vec): void {
   const rule = ruleOf(table, rank);
   const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
   const length = <usize>table.ruleField(rule, RuleField.PATTERN_LENGTH);
@@ -431,6 +444,7 @@ function fileRule(table: RuleTable, rank: u32, bucketCount: u32, load_: Vec, fil
   // emptiest so far (pairs with `/` are in most paths, so they count as crowded).
   const end = flags & RuleFlag.ANCHORED ? length - 1 : length;
   let best: u32 = 0xffffffff;
+  let bestPair: u32 = 0;
   let bestCost: u32 = 0xffffffff;
   for (let i: usize = 0; i + 1 < end; i++) {
     const a = <u32>load<u8>(pattern + i);
@@ -441,6 +455,7 @@ function fileRule(table: RuleTable, rank: u32, bucketCount: u32, load_: Vec, fil
     if (cost < bestCost) {
       bestCost = cost;
       best = bucket;
+      bestPair = (a << 8) | b;
     }
   }
   if (best == 0xffffffff) {
@@ -449,6 +464,8 @@ function fileRule(table: RuleTable, rank: u32, bucketCount: u32, load_: Vec, fil
     return;
   }
   store<u32>(load_.data + (<usize>best << 2), load_.u32At(best) + 1);
+  const bits = plan.pairBits.data + (bestPair >> 3);
+  store<u8>(bits, <u32>load<u8>(bits) | (<u32>1 << (bestPair & 7)));
   filed.pushU32(Filing.PAIR);
   filed.pushU32(best);
 }
@@ -543,11 +560,28 @@ function siftDown(base: usize, root: u32, n: u32): void {
 /** Nodes visited by the current walk (grow-only scratch). */
 let visited: Vec = Vec.create(256);
 
-/** The 64-bit byte mask of a path. */
-function pathMask(path: usize, length: usize): u64 {
-  let mask: u64 = 0;
-  for (let i: usize = 0; i < length; i++) mask |= (<u64>1) << (<u64>load<u8>(path + i) & 63);
-  return mask;
+/** The 128-bit byte mask of the current path (see storeByteMask). */
+let pathLow: u64 = 0;
+let pathHigh: u64 = 0;
+
+function computePathMask(path: usize, length: usize): void {
+  let low: u64 = 0;
+  let high: u64 = 0;
+  for (let i: usize = 0; i < length; i++) {
+    const c = <u64>load<u8>(path + i);
+    const bit = (<u64>1) << (c & 63);
+    low |= c & 64 ? 0 : bit;
+    high |= c & 64 ? bit : 0;
+  }
+  pathLow = low;
+  pathHigh = high;
+}
+
+/** Whether the path holds every byte the rule of `rank` needs (a necessary condition for a match). */
+// @ts-ignore: decorator
+@inline function maskAllows(plan: MatchPlan, rank: u32): bool {
+  const at = plan.masks.data + (<usize>rank << 4);
+  return ((load<u64>(at) & ~pathLow) | (load<u64>(at, 8) & ~pathHigh)) == 0;
 }
 
 /** Whether the wildcard rule of `rank` matches the whole path (its prefix included). */
@@ -564,15 +598,14 @@ function wildcardMatches(table: RuleTable, rank: u32, path: usize, length: usize
 /** The best rank in one bucket that matches and beats `best`, else `best`. */
 function bestInBucket(
   table: RuleTable, plan: MatchPlan, buckets: Buckets, bucket: u32, best: u32,
-  path: usize, length: usize, mask: u64,
+  path: usize, length: usize,
 ): u32 {
   const starts = buckets.starts.data;
   const end = load<u32>(starts + ((<usize>bucket + 1) << 2));
   for (let i = load<u32>(starts + (<usize>bucket << 2)); i < end; i++) {
     const rank = buckets.ranks.u32At(i);
     if (rank >= best) break;
-    const need = load<u64>(plan.masks.data + (<usize>rank << 3));
-    if ((need & ~mask) != 0) continue;
+    if (!maskAllows(plan, rank)) continue;
     if (wildcardMatches(table, rank, path, length, true)) return rank;
   }
   return best;
@@ -609,7 +642,6 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     node = edgeField(plan, lo, EdgeField.CHILD);
   }
 
-  let mask: u64 = 0;
   let haveMask = false;
   // Wildcard rules filed at the visited nodes: their prefix is already matched.
   const visitedCount = <u32>(visited.length >> 2);
@@ -622,11 +654,10 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
       const rank = plan.wildcards.u32At(start + i);
       if (rank >= best) break;
       if (!haveMask) {
-        mask = pathMask(path, length);
+        computePathMask(path, length);
         haveMask = true;
       }
-      const need = load<u64>(plan.masks.data + (<usize>rank << 3));
-      if ((need & ~mask) != 0) continue;
+      if (!maskAllows(plan, rank)) continue;
       if (wildcardMatches(table, rank, path, length, false)) {
         best = rank;
         break;
@@ -637,25 +668,25 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
   // The gram index.
   const pairs = plan.pairs;
   if (pairs) {
-    if (!haveMask) mask = pathMask(path, length);
+    if (!haveMask) computePathMask(path, length);
     const always = plan.always;
     const alwaysCount = <u32>(always.length >> 2);
     for (let i: u32 = 0; i < alwaysCount; i++) {
       const rank = always.u32At(i);
       if (rank >= best) break;
-      if ((load<u64>(plan.masks.data + (<usize>rank << 3)) & ~mask) != 0) continue;
+      if (!maskAllows(plan, rank)) continue;
       if (wildcardMatches(table, rank, path, length, true)) {
         best = rank;
         break;
       }
     }
     if (length >= 1) {
-      best = bestInBucket(table, plan, changetype<Buckets>(plan.endBytes), <u32>load<u8>(path + length - 1), best, path, length, mask);
+      best = bestInBucket(table, plan, changetype<Buckets>(plan.endBytes), <u32>load<u8>(path + length - 1), best, path, length);
     }
     const bucketCount = pairs.count;
     if (length >= 2) {
       const endBucket = pairBucket(load<u8>(path + length - 2), load<u8>(path + length - 1), bucketCount);
-      best = bestInBucket(table, plan, changetype<Buckets>(plan.endPairs), endBucket, best, path, length, mask);
+      best = bestInBucket(table, plan, changetype<Buckets>(plan.endPairs), endBucket, best, path, length);
       // Every pair of the path, each bucket read once.
       let visit = ++plan.visit;
       if (visit == 0) {
@@ -664,15 +695,19 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
         visit = plan.visit = 1;
       }
       const visits = plan.visits.data;
+      const pairBits = plan.pairBits.data;
       let previous = <u32>load<u8>(path);
       for (let i: usize = 1; i < length; i++) {
         const current = <u32>load<u8>(path + i);
+        const pair = (previous << 8) | current;
         const bucket = pairBucket(previous, current, bucketCount);
         previous = current;
+        // Most pairs of a path have no rule filed under them.
+        if ((<u32>load<u8>(pairBits + (pair >> 3)) & (<u32>1 << (pair & 7))) == 0) continue;
         const slot = visits + (<usize>bucket << 2);
         if (load<u32>(slot) == visit) continue;
         store<u32>(slot, visit);
-        best = bestInBucket(table, plan, pairs, bucket, best, path, length, mask);
+        best = bestInBucket(table, plan, pairs, bucket, best, path, length);
       }
     }
   }
