@@ -1,0 +1,151 @@
+/**
+ * Classification across cores: a pool of worker threads, each with its own WASM instance and its
+ * own compiled copy of one robots.txt. A batch is cut at line boundaries into one part per worker;
+ * the parts travel as transferred buffers (no copy back), and results come back in input order.
+ * Node only (worker_threads); for batch jobs, where one batch is millions of URLs.
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { RobotsError } from "./errors.js";
+import { agentList, assertUrlBatch, resolveParseOptions } from "./options.js";
+import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
+
+export interface WorkerPoolOptions extends ParseOptions {
+  /** Number of worker threads (default: the number of cores). */
+  workers?: number;
+}
+
+/** Messages between the pool and a worker (see parallel-worker.ts). */
+export type WorkerRequest = { id: number; urls: Uint8Array | readonly string[]; agents: readonly string[] };
+export type WorkerResponse =
+  | { id: number; allowed: Uint8Array; lines: Uint32Array }
+  | { id: number; error: { message: string; code?: string } };
+
+interface Pending {
+  resolve(result: BatchResult): void;
+  reject(error: unknown): void;
+}
+
+export class RobotsWorkerPool {
+  readonly #workers: Worker[];
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #closed = false;
+
+  private constructor(workers: Worker[]) {
+    this.#workers = workers;
+    for (const worker of workers) {
+      worker.on("message", (response: WorkerResponse) => this.#settle(response));
+      worker.on("error", (error) => this.#failAll(error));
+    }
+  }
+
+  /** Starts the workers, each compiling `body` once; resolves when all are ready. */
+  static async create(body: string | Uint8Array, options: WorkerPoolOptions = {}): Promise<RobotsWorkerPool> {
+    const { workers: count = availableParallelism(), ...parseOptions } = options;
+    if (!Number.isSafeInteger(count) || count < 1) {
+      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `workers must be a positive integer, got ${String(count)}`);
+    }
+    resolveParseOptions(parseOptions); // Bad options fail here, not in every worker.
+    const script = new URL("./parallel-worker.js", import.meta.url);
+    const workers = Array.from({ length: count }, () => new Worker(script, { workerData: { body, options: parseOptions } }));
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            worker.once("message", () => resolve());
+            worker.once("error", reject);
+          }),
+      ),
+    );
+    return new RobotsWorkerPool(workers);
+  }
+
+  get size(): number {
+    return this.#workers.length;
+  }
+
+  /** Verdicts and matching lines for a batch, spread over the workers, in input order. */
+  async classifyWithLines(urls: UrlBatch, agent: AgentQuery): Promise<BatchResult> {
+    if (this.#closed) throw new RobotsError("ROBOTS_ERR_DISPOSED", "this worker pool was closed");
+    assertUrlBatch(urls);
+    const agents = agentList(agent);
+    const parts = urls instanceof Uint8Array ? splitAtLines(urls, this.#workers.length) : splitArray(urls, this.#workers.length);
+    const results = await Promise.all(parts.map((part, i) => this.#send(this.#workers[i], part, agents)));
+    const total = results.reduce((sum, result) => sum + result.allowed.length, 0);
+    const allowed = new Uint8Array(total);
+    const lines = new Uint32Array(total);
+    let at = 0;
+    for (const result of results) {
+      allowed.set(result.allowed, at);
+      lines.set(result.lines, at);
+      at += result.allowed.length;
+    }
+    return { allowed, lines };
+  }
+
+  async classify(urls: UrlBatch, agent: AgentQuery): Promise<Uint8Array> {
+    return (await this.classifyWithLines(urls, agent)).allowed;
+  }
+
+  /** Stops the workers. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.all(this.#workers.map((worker) => worker.terminate()));
+    this.#failAll(new RobotsError("ROBOTS_ERR_DISPOSED", "this worker pool was closed"));
+  }
+
+  #send(worker: Worker, part: Uint8Array | readonly string[], agents: readonly string[]): Promise<BatchResult> {
+    const id = this.#nextId++;
+    return new Promise<BatchResult>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      const request: WorkerRequest = { id, urls: part, agents };
+      // Byte parts are moved, not copied; string arrays are cloned.
+      worker.postMessage(request, part instanceof Uint8Array ? [part.buffer as ArrayBuffer] : []);
+    });
+  }
+
+  #settle(response: WorkerResponse): void {
+    const pending = this.#pending.get(response.id);
+    if (pending === undefined) return;
+    this.#pending.delete(response.id);
+    if ("error" in response) {
+      pending.reject(new RobotsError("ROBOTS_ERR_WASM", `worker failed: ${response.error.message}`));
+    } else {
+      pending.resolve({ allowed: response.allowed, lines: response.lines });
+    }
+  }
+
+  #failAll(error: unknown): void {
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+}
+
+/**
+ * Cuts newline-separated bytes into at most `count` parts of similar size, each ending with an LF
+ * (but the last), copied so that each can be transferred to its worker.
+ */
+export function splitAtLines(bytes: Uint8Array, count: number): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 1; i <= count && start < bytes.length; i++) {
+    let end = i === count ? bytes.length : Math.floor((bytes.length * i) / count);
+    if (end < bytes.length) {
+      const newline = bytes.indexOf(0x0a, Math.max(end - 1, start));
+      end = newline < 0 ? bytes.length : newline + 1;
+    }
+    if (end > start) parts.push(bytes.slice(start, end));
+    start = end;
+  }
+  return parts;
+}
+
+/** Cuts an array into at most `count` consecutive slices of similar length. */
+function splitArray<T>(items: readonly T[], count: number): T[][] {
+  const size = Math.ceil(items.length / count);
+  const parts: T[][] = [];
+  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
+  return parts;
+}

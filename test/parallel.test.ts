@@ -1,0 +1,65 @@
+/**
+ * The worker pool (robots-wasm/parallel) gives the same answers as one thread, in input order.
+ * It runs the built package (dist/), since worker threads load JavaScript files.
+ */
+import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { initSync, Robots } from "../dist/index.js";
+import { RobotsWorkerPool, splitAtLines } from "../dist/parallel.js";
+
+const root = new URL("../", import.meta.url);
+const body = readFileSync(new URL("examples/robots.txt", root));
+const urlBytes = readFileSync(new URL("examples/urls.txt", root));
+const urls = urlBytes.toString("utf8").trimEnd().split("\n");
+
+initSync();
+const single = Robots.parse(body);
+const pools: RobotsWorkerPool[] = [];
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.close()));
+  single.dispose();
+});
+
+describe("RobotsWorkerPool", () => {
+  it("classifies bytes and strings on two workers exactly as one thread does", async () => {
+    const pool = await RobotsWorkerPool.create(body, { workers: 2 });
+    pools.push(pool);
+    expect(pool.size).toBe(2);
+    for (const agent of ["Googlebot", ["Bingbot", "AhrefsBot"], "other"]) {
+      const expected = single.classifyWithLines(urlBytes, agent);
+      const fromBytes = await pool.classifyWithLines(new Uint8Array(urlBytes), agent);
+      expect(fromBytes.allowed).toEqual(expected.allowed);
+      expect(fromBytes.lines).toEqual(expected.lines);
+      const fromStrings = await pool.classifyWithLines([...urls, "", "http://x.com/a\nb"], agent);
+      const expectedStrings = single.classifyWithLines([...urls, "", "http://x.com/a\nb"], agent);
+      expect(fromStrings.allowed).toEqual(expectedStrings.allowed);
+      expect(fromStrings.lines).toEqual(expectedStrings.lines);
+    }
+    expect(await pool.classify([], "Googlebot")).toEqual(new Uint8Array(0));
+    expect(await pool.classify(new Uint8Array(0), "Googlebot")).toEqual(new Uint8Array(0));
+  });
+
+  it("uses the profile and size limit it was created with", async () => {
+    const pool = await RobotsWorkerPool.create("User-agent: *\nDisallow: /%61\n", { workers: 2, profile: "rfc9309" });
+    pools.push(pool);
+    expect(Array.from(await pool.classify(["http://a.com/a", "http://a.com/b"], "x"))).toEqual([0, 1]);
+  });
+
+  it("rejects bad options and use after close with typed errors", async () => {
+    await expect(RobotsWorkerPool.create(body, { workers: 0 })).rejects.toMatchObject({ code: "ROBOTS_ERR_INVALID_OPTION" });
+    await expect(RobotsWorkerPool.create(body, { profile: "bing" as "google" })).rejects.toMatchObject({ code: "ROBOTS_ERR_INVALID_OPTION" });
+    const pool = await RobotsWorkerPool.create(body, { workers: 1 });
+    await pool.close();
+    await pool.close();
+    await expect(pool.classify(["/"], "x")).rejects.toMatchObject({ code: "ROBOTS_ERR_DISPOSED" });
+  });
+
+  it("cuts byte batches at line ends into similar parts", () => {
+    const text = new TextEncoder().encode("aaaa\nbb\ncccccc\nd\ne");
+    const parts = splitAtLines(text, 3).map((part) => new TextDecoder().decode(part));
+    expect(parts.join("")).toBe("aaaa\nbb\ncccccc\nd\ne");
+    expect(parts.every((part, i) => i === parts.length - 1 || part.endsWith("\n"))).toBe(true);
+    expect(parts.length).toBe(3);
+    expect(splitAtLines(new Uint8Array(0), 4)).toEqual([]);
+  });
+});
