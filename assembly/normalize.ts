@@ -2,7 +2,7 @@
 // normalises percent-encoding on both sides so that equivalent spellings compare equal.
 
 import { Char, hexDigit, hexValue, isHexDigit, isUnreserved, toUpper } from "./chars";
-import { findByte, findFirstOf } from "./scan";
+import { findByte, findFirstOf, hasHighByte } from "./scan";
 import { Vec } from "./vec";
 
 /**
@@ -12,6 +12,11 @@ import { Vec } from "./vec";
  * `$` that is not the final anchor is a literal, written `%24` like the URL side writes it.
  */
 export function compilePattern(src: usize, len: usize, rfc: bool, out: Vec): usize {
+  // Most patterns are plain ASCII without escapes (or `$` for the RFC): copied as they are.
+  if (findFirstOf(src, 0, len, Char.PERCENT, rfc ? Char.DOLLAR : Char.PERCENT, Char.PERCENT, Char.PERCENT, Char.PERCENT, Char.PERCENT) == len && !hasHighByte(src, len)) {
+    out.pushBytes(src, len);
+    return len;
+  }
   const dst = out.reserve(len * 3);
   let j: usize = 0;
   for (let i: usize = 0; i < len; i++) {

@@ -57,3 +57,17 @@ export function findFirstOf(base: usize, from: usize, to: usize, a: u32, b: u32,
   }
   return i;
 }
+
+/** Whether any byte in [base, base + length) is >= 0x80. */
+export function hasHighByte(base: usize, length: usize): bool {
+  let i: usize = 0;
+  while (i + 16 <= length) {
+    if (i8x16.bitmask(v128.load(base + i)) != 0) return true;
+    i += 16;
+  }
+  while (i < length) {
+    if (load<u8>(base + i) >= 0x80) return true;
+    i++;
+  }
+  return false;
+}
