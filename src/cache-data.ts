@@ -1,0 +1,103 @@
+/**
+ * The cache as plain data (`RobotsCache.toJSON()`): bodies in base64 and the metadata of their
+ * fetches, so that a crawler can save the cache or share it with another process. Compiled
+ * tables are not data: they are rebuilt from the bodies on load.
+ */
+import type { CacheEntry } from "./cache-entry.js";
+import type { RobotsCacheData, RobotsCacheEntryData, RobotsFetchInfo } from "./crawler-types.js";
+import { RobotsError } from "./errors.js";
+import { originOf } from "./location.js";
+
+const FORMAT = "robots-wasm/cache";
+const VERSION = 1;
+
+/** Characters per `String.fromCharCode` call: well below engines' argument limits. */
+const BASE64_CHUNK = 0x8000;
+
+export function cacheDataOf(entries: Iterable<CacheEntry>): RobotsCacheData {
+  const data: RobotsCacheEntryData[] = [];
+  for (const entry of entries) {
+    data.push({
+      origin: entry.origin,
+      fetch: { ...entry.fetch },
+      expiresAt: entry.expiresAt,
+      unreachableSince: entry.unreachableSince,
+      good: entry.good === null ? null : { fetch: { ...entry.good.fetch }, body: toBase64(entry.good.body) },
+    });
+  }
+  return { format: FORMAT, version: VERSION, entries: data };
+}
+
+/** An entry of saved data with its body decoded; throws `ROBOTS_ERR_INVALID_CACHE_DATA` on anything else. */
+export interface LoadedEntry extends Omit<RobotsCacheEntryData, "good"> {
+  good: { fetch: RobotsFetchInfo; body: Uint8Array } | null;
+}
+
+export function loadCacheData(data: unknown): LoadedEntry[] {
+  const value = data as Partial<RobotsCacheData> | null;
+  if (value === null || typeof value !== "object" || value.format !== FORMAT || !Array.isArray(value.entries)) {
+    invalid(`not a robots-wasm cache (expected { format: "${FORMAT}", version, entries })`);
+  }
+  if (value.version !== VERSION) invalid(`cache data version ${String(value.version)} is not supported (expected ${VERSION})`);
+  return value.entries.map((entry, index) => loadEntry(entry, index));
+}
+
+function loadEntry(entry: RobotsCacheEntryData, index: number): LoadedEntry {
+  const where = `entry ${index}`;
+  if (entry === null || typeof entry !== "object" || typeof entry.origin !== "string") invalid(`${where}: no origin`);
+  let origin: string;
+  try {
+    origin = originOf(entry.origin);
+  } catch (error) {
+    invalid(`${where}: ${(error as Error).message}`);
+  }
+  if (origin !== entry.origin) invalid(`${where}: origin ${JSON.stringify(entry.origin)} is not canonical (${origin})`);
+  if (!isFetchInfo(entry.fetch)) invalid(`${where}: fetch metadata missing or malformed`);
+  if (typeof entry.expiresAt !== "number" || !(entry.unreachableSince === null || typeof entry.unreachableSince === "number")) {
+    invalid(`${where}: expiresAt and unreachableSince must be numbers`);
+  }
+  const { good } = entry;
+  if (good !== null && (typeof good !== "object" || !isFetchInfo(good.fetch) || typeof good.body !== "string")) {
+    invalid(`${where}: good copy malformed`);
+  }
+  if (entry.fetch.outcome === "ok" && good === null) invalid(`${where}: an "ok" fetch without its body`);
+  return { ...entry, good: good === null ? null : { fetch: good.fetch, body: fromBase64(good.body, where) } };
+}
+
+const OUTCOMES = new Set(["ok", "unavailable", "unreachable"]);
+
+function isFetchInfo(value: unknown): value is RobotsFetchInfo {
+  if (value === null || typeof value !== "object") return false;
+  const info = value as Record<string, unknown>;
+  return (
+    typeof info.url === "string" && typeof info.finalUrl === "string" && typeof info.redirects === "number" &&
+    (info.status === null || typeof info.status === "number") && OUTCOMES.has(info.outcome as string) &&
+    typeof info.reason === "string" && typeof info.detail === "string" && typeof info.bytes === "number" &&
+    typeof info.truncated === "boolean" && (info.maxAge === null || typeof info.maxAge === "number") &&
+    typeof info.fetchedAt === "number"
+  );
+}
+
+function invalid(message: string): never {
+  throw new RobotsError("ROBOTS_ERR_INVALID_CACHE_DATA", message);
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let at = 0; at < bytes.length; at += BASE64_CHUNK) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + BASE64_CHUNK));
+  }
+  return btoa(binary);
+}
+
+function fromBase64(text: string, where: string): Uint8Array {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch (error) {
+    invalid(`${where}: body is not base64 (${(error as Error).message})`);
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

@@ -1,0 +1,76 @@
+/**
+ * What the cache keeps per origin, which policy that means at a given time, and how long it
+ * may be trusted. Pure functions of an entry and the clock; the cache does the bookkeeping.
+ */
+import type { CrawlPolicy, CrawlReason, RobotsFetchInfo, RobotsFetchResult } from "./crawler-types.js";
+import type { ResolvedCacheOptions } from "./crawler-options.js";
+import type { Robots } from "./robots.js";
+
+/** The last 2xx copy of an origin's robots.txt: the body is kept so that the cache can be saved. */
+export interface GoodCopy {
+  fetch: RobotsFetchInfo;
+  body: Uint8Array;
+  robots: Robots;
+}
+
+export interface CacheEntry {
+  origin: string;
+  /** The latest fetch. */
+  fetch: RobotsFetchInfo;
+  /** The entry answers until then (ms); afterwards the next question fetches again. */
+  expiresAt: number;
+  /** When the current run of unreachable fetches began; null when the latest fetch was not unreachable. */
+  unreachableSince: number | null;
+  /** The last 2xx copy: current after an "ok" fetch, kept through unreachable ones. */
+  good: GoodCopy | null;
+  /** Body and compiled table, for the cache's byte bound. */
+  bytes: number;
+}
+
+/** The policy an entry stands for at a time, with the rules when there are some. */
+export type InForce =
+  | { policy: "rules"; robots: Robots; stale: boolean; copy: GoodCopy }
+  | { policy: Exclude<CrawlPolicy, "rules">; reason: Exclude<CrawlReason, "rule" | "no-rule"> };
+
+export function inForce(entry: CacheEntry, now: number, options: ResolvedCacheOptions): InForce {
+  const { fetch, good } = entry;
+  if (fetch.outcome === "ok" && good !== null) return { policy: "rules", robots: good.robots, stale: false, copy: good };
+  if (fetch.outcome === "unreachable") {
+    // RFC 9309 2.3.1.4: unreachable means complete disallow; a crawler may keep using a cached
+    // copy (RFC 9309 2.4: "unless the robots.txt file is unreachable") for a reasonably long
+    // time, after which it may treat the file as unavailable.
+    const longUnreachable = now - (entry.unreachableSince ?? now) >= options.unreachableLimit;
+    if (longUnreachable) return { policy: options.afterUnreachableLimit, reason: "unreachable" };
+    if (good !== null) return { policy: "rules", robots: good.robots, stale: true, copy: good };
+    return { policy: "disallow-all", reason: "unreachable" };
+  }
+  const redirects = fetch.reason === "redirect-limit" || fetch.reason === "redirect-loop";
+  return { policy: "allow-all", reason: redirects ? "redirect-limit" : "unavailable" };
+}
+
+/** How long a fetched answer stands: `max-age` if given, within [minTtl, maxTtl]; else `ttl`. */
+export function lifetimeOf(fetch: RobotsFetchInfo, options: ResolvedCacheOptions): number {
+  // Unreachable answers are retried sooner: RFC 9309 2.3.1.4 asks to disallow only "for now".
+  if (fetch.outcome === "unreachable") return options.retryInterval;
+  const wanted = fetch.maxAge === null ? options.ttl : fetch.maxAge * 1000;
+  return Math.min(Math.max(wanted, options.minTtl), options.maxTtl);
+}
+
+/** The metadata of a fetch result, timed by the cache's clock. */
+export function fetchInfoOf(result: RobotsFetchResult, fetchedAt: number): RobotsFetchInfo {
+  const { body: _body, ...info } = result;
+  return { ...info, fetchedAt };
+}
+
+/**
+ * What the previous entry hands on to the next fetch's: after a success nothing; after a failure
+ * the good copy (until the long-unreachable limit) and when the failures began.
+ */
+export function carriedOver(
+  previous: CacheEntry | undefined, fetch: RobotsFetchInfo, options: ResolvedCacheOptions,
+): { good: GoodCopy | null; unreachableSince: number | null } {
+  if (fetch.outcome !== "unreachable") return { good: null, unreachableSince: null };
+  const since = previous?.unreachableSince ?? fetch.fetchedAt;
+  const good = fetch.fetchedAt - since >= options.unreachableLimit ? null : previous?.good ?? null;
+  return { good, unreachableSince: since };
+}

@@ -1,0 +1,98 @@
+/**
+ * `robots check --fetch`: URLs of many sites, each decided by its own robots.txt, fetched once
+ * per origin through a `RobotsCache`. It plugs into `robots check` as a batch classifier, so
+ * every output format of `check` works unchanged.
+ */
+import { originOf, type CrawlReason, type RobotsCacheOptions } from "../index.js";
+import type { AgentQuery, BatchResult } from "../types.js";
+import { parseOptions } from "./args.js";
+import { CliError } from "./cli-error.js";
+import { cacheOptions, commandCache, FETCH_OPTIONS } from "./fetch.js";
+
+export const CHECK_FETCH_HELP = `  --fetch             Decide each URL by its own site's robots.txt, fetched once per origin and
+                      cached, instead of --robots (a line that is not an http or https URL is
+                      disallowed, line 0; a summary of the reasons goes to standard error)
+  --user-agent TEXT   With --fetch: the User-Agent header sent (default "robots-wasm")
+  --timeout MS        With --fetch: time for each robots.txt fetch (default 30000)
+  --connect-timeout MS  With --fetch: time until the response headers arrive (default 10000)
+  --on-429 OUTCOME    With --fetch: unreachable (default, as Google) or unavailable`;
+
+type CheckValues = { [K in keyof typeof FETCH_OPTIONS]?: string } & {
+  fetch?: boolean;
+  robots?: string;
+  rule?: boolean;
+  workers?: string;
+  profile?: string;
+  "max-bytes"?: string;
+};
+
+/** The cache options of `check --fetch`, or undefined without `--fetch`; options that do not go with it throw. */
+export function checkFetchOptions(values: CheckValues): RobotsCacheOptions | undefined {
+  if (!values.fetch) {
+    const stray = (Object.keys(FETCH_OPTIONS) as (keyof typeof FETCH_OPTIONS)[]).find((name) => values[name] !== undefined);
+    if (stray !== undefined) throw new CliError(`check: --${stray} needs --fetch`);
+    return undefined;
+  }
+  if (values.robots !== undefined) throw new CliError("check: --fetch and --robots cannot be used together");
+  if (values.rule) throw new CliError("check: --rule needs --robots (with --fetch every site has its own file)");
+  if (values.workers !== undefined && values.workers !== "1") throw new CliError("check: --workers does not apply to --fetch");
+  return { ...cacheOptions("check", values), ...parseOptions("check", values) };
+}
+
+/** Why a line got its verdict, counted for the summary. */
+type Tally = Partial<Record<CrawlReason | "not-a-url", number>>;
+
+export interface FetchClassifier {
+  classifyWithLines(batch: Uint8Array): Promise<BatchResult>;
+  /** Frees the cache; writes the reasons' counts to `summary` unless it is undefined. */
+  close(): void;
+}
+
+const utf8 = new TextDecoder();
+
+/** Lines of a batch as the engine counts them: split at LF, one trailing CR removed, none after a final LF. */
+function linesOf(batch: Uint8Array): string[] {
+  if (batch.length === 0) return [];
+  const lines = utf8.decode(batch).split("\n");
+  if (batch[batch.length - 1] === 0x0a) lines.pop();
+  return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+}
+
+/** Whether the cache can fetch the line's robots.txt: an http or https URL (the platform fetch has no ftp). */
+function fetchable(line: string): boolean {
+  try {
+    return !originOf(line).startsWith("ftp:");
+  } catch {
+    return false;
+  }
+}
+
+export function fetchClassifier(agents: AgentQuery, options: RobotsCacheOptions, summary: NodeJS.WritableStream | undefined): FetchClassifier {
+  const cache = commandCache("check", options);
+  const tally: Tally = {};
+  const count = (reason: keyof Tally, times = 1) => {
+    tally[reason] = (tally[reason] ?? 0) + times;
+  };
+  return {
+    async classifyWithLines(batch) {
+      const lines = linesOf(batch);
+      const usable: number[] = [];
+      lines.forEach((line, i) => (fetchable(line) ? usable.push(i) : count("not-a-url")));
+      const result = await cache.classify(usable.map((i) => lines[i]), agents);
+      // Lines that are not URLs stay disallowed with line 0.
+      const allowed = new Uint8Array(lines.length);
+      const numbers = new Uint32Array(lines.length);
+      usable.forEach((line, k) => {
+        allowed[line] = result.allowed[k];
+        numbers[line] = result.lines[k];
+        count(result.reasons[k]);
+      });
+      return { allowed, lines: numbers };
+    },
+    close() {
+      cache.clear();
+      const counts = Object.entries(tally).map(([reason, times]) => `${times} ${reason}`);
+      if (summary !== undefined && counts.length > 0) summary.write(`robots check --fetch: ${counts.join(", ")}\n`);
+    },
+  };
+}

@@ -1,0 +1,121 @@
+/** Defaults and validation of the fetcher's and the cache's options. */
+import type { FetchRobotsOptions, RobotsCacheOptions } from "./crawler-types.js";
+import { RobotsError } from "./errors.js";
+import { DEFAULT_MAX_BYTES } from "./options.js";
+import type { Profile } from "./types.js";
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export interface ResolvedFetchOptions {
+  userAgent: string;
+  connectTimeout: number;
+  totalTimeout: number;
+  maxBytes: number;
+  on429: "unreachable" | "unavailable";
+  fetch: typeof globalThis.fetch;
+}
+
+export interface ResolvedCacheOptions extends ResolvedFetchOptions {
+  profile: Profile;
+  ttl: number;
+  maxTtl: number;
+  minTtl: number;
+  retryInterval: number;
+  unreachableLimit: number;
+  afterUnreachableLimit: "allow-all" | "disallow-all";
+  maxEntries: number;
+  maxTotalBytes: number;
+  concurrency: number;
+  now: () => number;
+}
+
+interface OptionSpec {
+  fallback: () => unknown;
+  valid: (value: unknown) => boolean;
+  expected: string;
+}
+
+const positiveInteger = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0;
+const milliseconds: Omit<OptionSpec, "fallback"> = {
+  valid: (value) => typeof value === "number" && Number.isFinite(value) && value >= 0,
+  expected: "a non-negative number of milliseconds",
+};
+const oneOf = (...values: string[]): Omit<OptionSpec, "fallback"> => ({
+  valid: (value) => values.includes(value as string),
+  expected: values.map((value) => JSON.stringify(value)).join(" or "),
+});
+
+const FETCH_SPECS: Record<keyof ResolvedFetchOptions, OptionSpec> = {
+  userAgent: { fallback: () => "robots-wasm", valid: (value) => typeof value === "string", expected: "a string" },
+  connectTimeout: { fallback: () => 10 * SECOND, ...milliseconds },
+  totalTimeout: { fallback: () => 30 * SECOND, ...milliseconds },
+  // RFC 9309 2.5: the parsing limit MUST be at least 500 KiB; there is no "unlimited", because a
+  // hostile server can send a body without end.
+  maxBytes: {
+    fallback: () => DEFAULT_MAX_BYTES,
+    valid: (value) => Number.isSafeInteger(value) && (value as number) >= DEFAULT_MAX_BYTES,
+    expected: `an integer of at least ${DEFAULT_MAX_BYTES} (RFC 9309 2.5)`,
+  },
+  on429: { fallback: () => "unreachable", ...oneOf("unreachable", "unavailable") },
+  fetch: { fallback: () => globalThis.fetch, valid: (value) => typeof value === "function", expected: "a function" },
+};
+
+const CACHE_SPECS: Record<keyof ResolvedCacheOptions, OptionSpec> = {
+  ...FETCH_SPECS,
+  profile: { fallback: () => "google", ...oneOf("google", "rfc9309") },
+  // RFC 9309 2.4: crawlers SHOULD NOT use a cached robots.txt for more than 24 hours.
+  ttl: { fallback: () => DAY, ...milliseconds },
+  maxTtl: { fallback: () => DAY, ...milliseconds },
+  minTtl: { fallback: () => MINUTE, ...milliseconds },
+  retryInterval: { fallback: () => 10 * MINUTE, ...milliseconds },
+  // RFC 9309 2.3.1.4: "a reasonably long period of time (for example, 30 days)".
+  unreachableLimit: { fallback: () => 30 * DAY, ...milliseconds },
+  afterUnreachableLimit: { fallback: () => "allow-all", ...oneOf("allow-all", "disallow-all") },
+  maxEntries: { fallback: () => 10_000, valid: positiveInteger, expected: "a positive integer" },
+  maxTotalBytes: { fallback: () => 256 << 20, valid: positiveInteger, expected: "a positive integer" },
+  concurrency: { fallback: () => 8, valid: positiveInteger, expected: "a positive integer" },
+  now: { fallback: () => Date.now, valid: (value) => typeof value === "function", expected: "a function" },
+};
+
+function resolve<T>(options: object | undefined, specs: Record<string, OptionSpec>): T {
+  if (options !== undefined && (options === null || typeof options !== "object")) {
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", "options must be an object");
+  }
+  const given = (options ?? {}) as Record<string, unknown>;
+  for (const key of Object.keys(given)) {
+    if (!(key in specs)) {
+      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `unknown option "${key}" (known: ${Object.keys(specs).join(", ")})`);
+    }
+  }
+  const resolved: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(specs)) {
+    const value = given[key] ?? spec.fallback();
+    if (!spec.valid(value)) {
+      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `${key} must be ${spec.expected}, got ${describe(value)}`);
+    }
+    resolved[key] = value;
+  }
+  return resolved as T;
+}
+
+function describe(value: unknown): string {
+  return typeof value === "function" ? "a function" : typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+export function resolveFetchOptions(options: FetchRobotsOptions | undefined): ResolvedFetchOptions {
+  return resolve(options, FETCH_SPECS);
+}
+
+export function resolveCacheOptions(options: RobotsCacheOptions | undefined): ResolvedCacheOptions {
+  const resolved = resolve<ResolvedCacheOptions>(options, CACHE_SPECS);
+  if (!(resolved.minTtl <= resolved.ttl && resolved.ttl <= resolved.maxTtl)) {
+    throw new RobotsError(
+      "ROBOTS_ERR_INVALID_OPTION",
+      `ttl must lie between minTtl and maxTtl, got minTtl ${resolved.minTtl}, ttl ${resolved.ttl}, maxTtl ${resolved.maxTtl}`,
+    );
+  }
+  return resolved;
+}

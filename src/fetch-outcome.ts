@@ -1,0 +1,56 @@
+/**
+ * The policy table of a robots.txt fetch: what an HTTP status, a failed redirect or a network
+ * failure means for crawling. Kept apart from the HTTP code so that the table reads as the RFC.
+ */
+import type { FetchOutcome, FetchReason } from "./crawler-types.js";
+
+export interface OutcomeOf {
+  outcome: FetchOutcome;
+  reason: FetchReason;
+}
+
+/** The statuses followed as redirects; other 3xx (300, 304, 305, 306) have no single target. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export function isRedirectStatus(status: number): boolean {
+  return REDIRECT_STATUSES.has(status);
+}
+
+/** The outcome of a final (non-redirect) response. */
+export function outcomeOfStatus(status: number, on429: "unreachable" | "unavailable"): OutcomeOf {
+  // RFC 9309 2.3.1.1: a successful response: follow the rules of its body.
+  if (status >= 200 && status < 300) return { outcome: "ok", reason: "ok" };
+  // Google-specific: 429 is treated as a server error by Google; RFC 9309 groups it with 4xx.
+  if (status === 429) return { outcome: on429, reason: "rate-limited" };
+  // RFC 9309 2.3.1.3: 400-499 mean the robots.txt is unavailable: the crawler may access anything.
+  if (status >= 400 && status < 500) return { outcome: "unavailable", reason: "client-error" };
+  // RFC 9309 2.3.1.2: a 3xx that cannot be followed finds no robots.txt, as too many redirects.
+  if (status >= 300 && status < 400) return { outcome: "unavailable", reason: "redirect-invalid" };
+  // RFC 9309 2.3.1.4: 500-599 make the robots.txt unreachable: disallow everything. Google-specific:
+  // any other status (1xx surfacing as final, 6xx and beyond) is handled as a server error too.
+  return { outcome: "unreachable", reason: "server-error" };
+}
+
+/** RFC 9309 2.3.1.2: more than five redirects, or a loop, may be treated as unavailable. */
+export const REDIRECT_FAILURE: Record<"limit" | "loop" | "invalid", OutcomeOf> = {
+  limit: { outcome: "unavailable", reason: "redirect-limit" },
+  loop: { outcome: "unavailable", reason: "redirect-loop" },
+  invalid: { outcome: "unavailable", reason: "redirect-invalid" },
+};
+
+/** RFC 9309 2.3.1.4: network errors and timeouts make the robots.txt unreachable, as 5xx. */
+export const NETWORK_FAILURE: Record<"error" | "timeout", OutcomeOf> = {
+  error: { outcome: "unreachable", reason: "network-error" },
+  timeout: { outcome: "unreachable", reason: "timeout" },
+};
+
+/**
+ * `Cache-Control: max-age` in seconds, or null. Google's caching rule names only max-age; other
+ * directives (no-cache, no-store, s-maxage) are ignored, and the cache's minTtl keeps a crawler
+ * from fetching robots.txt before every page.
+ */
+export function maxAgeOf(cacheControl: string | null): number | null {
+  if (cacheControl === null) return null;
+  const match = /(?:^|[,\s])max-age\s*=\s*"?(\d+)"?/i.exec(cacheControl);
+  return match === null ? null : Number(match[1]);
+}

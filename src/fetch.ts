@@ -1,0 +1,237 @@
+/**
+ * Fetches a robots.txt with the platform's `fetch` (undici in Node): a plain GET, redirects
+ * followed by hand so that hops can be counted and targets checked, a timeout for the response
+ * and one for the whole fetch, and at most `maxBytes` of body read. Every failure becomes an
+ * outcome of the policy table (fetch-outcome.ts); only misuse throws.
+ */
+import type { FetchRobotsOptions, RobotsFetchResult } from "./crawler-types.js";
+import { type ResolvedFetchOptions, resolveFetchOptions } from "./crawler-options.js";
+import { RobotsError } from "./errors.js";
+import {
+  isRedirectStatus, maxAgeOf, NETWORK_FAILURE, type OutcomeOf, outcomeOfStatus, REDIRECT_FAILURE,
+} from "./fetch-outcome.js";
+
+/** RFC 9309 2.3.1.2: crawlers SHOULD follow at least five consecutive redirects. */
+export const MAX_REDIRECTS = 5;
+
+const EMPTY: Uint8Array = new Uint8Array(0);
+
+/** A fetch that ended without a usable response; turned into a result by `fetchWith`. */
+class FetchFailure extends Error {
+  constructor(readonly outcome: OutcomeOf, detail: string) {
+    super(detail);
+  }
+}
+
+/** Where the fetch has got to, so that a failure can say which URL and hop it happened at. */
+interface Progress {
+  start: URL;
+  url: URL;
+  redirects: number;
+  status: number | null;
+  maxAge: number | null;
+}
+
+/**
+ * Fetches a robots.txt URL (see `robotsUrl`) and maps what happens to an outcome: a 2xx body,
+ * "unavailable" (4xx, failed redirects) or "unreachable" (5xx, network failures, timeouts).
+ */
+export async function fetchRobots(url: string | URL, options?: FetchRobotsOptions): Promise<RobotsFetchResult> {
+  return fetchWith(url, resolveFetchOptions(options));
+}
+
+/** `fetchRobots` with options already resolved (the cache passes its own). */
+export async function fetchWith(url: string | URL, options: ResolvedFetchOptions): Promise<RobotsFetchResult> {
+  const start = fetchableUrl(url, options);
+  const progress: Progress = { start, url: start, redirects: 0, status: null, maxAge: null };
+  const total = new AbortController();
+  const timer = setTimeout(() => total.abort(), options.totalTimeout);
+  try {
+    return await follow(progress, options, total.signal);
+  } catch (error) {
+    if (!(error instanceof FetchFailure)) throw error;
+    return resultOf(progress, error.outcome, error.message);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function fetchableUrl(url: string | URL, options: ResolvedFetchOptions): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch (error) {
+    throw new RobotsError("ROBOTS_ERR_INVALID_URL", `not an absolute URL: ${JSON.stringify(String(url))}`, { cause: error });
+  }
+  const refusal = unfetchableScheme(parsed.protocol, options.fetch);
+  if (refusal !== undefined) throw new RobotsError("ROBOTS_ERR_UNSUPPORTED_SCHEME", refusal);
+  return withoutCredentials(parsed);
+}
+
+/** Why `fetch` cannot fetch a scheme, or undefined when it can: the platform's fetch has no ftp, an injected one may. */
+export function unfetchableScheme(protocol: string, fetch: typeof globalThis.fetch): string | undefined {
+  if (protocol === "http:" || protocol === "https:") return undefined;
+  if (protocol !== "ftp:") return `cannot fetch a robots.txt over "${protocol}" (only http and https)`;
+  return fetch === globalThis.fetch ? "the platform fetch cannot fetch ftp URLs: pass a `fetch` function that can" : undefined;
+}
+
+/** crawler-policy 5: credentials in URLs are never sent, to the first host or a redirect target. */
+function withoutCredentials(url: URL): URL {
+  const clean = new URL(url);
+  clean.username = "";
+  clean.password = "";
+  clean.hash = "";
+  return clean;
+}
+
+async function follow(progress: Progress, options: ResolvedFetchOptions, total: AbortSignal): Promise<RobotsFetchResult> {
+  const seen = new Set([progress.url.href]);
+  for (;;) {
+    const response = await request(progress.url, options, total);
+    progress.status = response.status;
+    progress.maxAge = maxAgeOf(response.headers.get("cache-control"));
+    if (!isRedirectStatus(response.status)) return finish(progress, response, options, total);
+    discard(response);
+    const target = redirectTarget(response, progress.url);
+    if (typeof target === "string") return resultOf(progress, REDIRECT_FAILURE.invalid, target);
+    // A loop is reported as such even within the hop limit: following it cannot succeed.
+    if (seen.has(target.href)) return resultOf(progress, REDIRECT_FAILURE.loop, `redirect loop back to ${target.href}`);
+    if (progress.redirects === MAX_REDIRECTS) {
+      return resultOf(progress, REDIRECT_FAILURE.limit, `more than ${MAX_REDIRECTS} redirects (next: ${target.href})`);
+    }
+    seen.add(target.href);
+    progress.url = target;
+    progress.redirects++;
+  }
+}
+
+async function finish(
+  progress: Progress, response: Response, options: ResolvedFetchOptions, total: AbortSignal,
+): Promise<RobotsFetchResult> {
+  const outcome = outcomeOfStatus(response.status, options.on429);
+  const detail = `HTTP ${response.status}`;
+  if (outcome.outcome !== "ok") {
+    discard(response);
+    return resultOf(progress, outcome, detail);
+  }
+  const { body, truncated } = await readLimited(response, options.maxBytes, total, options.totalTimeout);
+  return resultOf(progress, outcome, truncated ? `${detail}, cut at ${options.maxBytes} bytes` : detail, body, truncated);
+}
+
+function resultOf(progress: Progress, outcome: OutcomeOf, detail: string, body = EMPTY, truncated = false): RobotsFetchResult {
+  return {
+    url: progress.start.href,
+    finalUrl: progress.url.href,
+    redirects: progress.redirects,
+    status: progress.status,
+    ...outcome,
+    detail,
+    bytes: body.length,
+    truncated,
+    maxAge: progress.maxAge,
+    fetchedAt: Date.now(),
+    body,
+  };
+}
+
+/** One GET, without following redirects; rejects with a `FetchFailure`. */
+async function request(url: URL, options: ResolvedFetchOptions, total: AbortSignal): Promise<Response> {
+  const connect = new AbortController();
+  const timer = setTimeout(() => connect.abort(), options.connectTimeout);
+  const signal = AbortSignal.any([total, connect.signal]);
+  // Called without a receiver: browsers' fetch throws when called as a method of another object.
+  const fetch = options.fetch;
+  try {
+    const headers = { "user-agent": options.userAgent };
+    return await untilAborted(fetch(url, { method: "GET", redirect: "manual", headers, signal }), signal);
+  } catch (error) {
+    if (total.aborted) throw new FetchFailure(NETWORK_FAILURE.timeout, `not complete within ${options.totalTimeout} ms`);
+    if (connect.signal.aborted) throw new FetchFailure(NETWORK_FAILURE.timeout, `no response within ${options.connectTimeout} ms`);
+    throw new FetchFailure(NETWORK_FAILURE.error, networkDetail(error));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The response's target, or why it has none that may be followed. */
+function redirectTarget(response: Response, from: URL): URL | string {
+  const location = response.headers.get("location");
+  if (location === null) return `HTTP ${response.status} without a Location`;
+  let target: URL;
+  try {
+    target = new URL(location, from);
+  } catch {
+    return `HTTP ${response.status} to an invalid Location ${JSON.stringify(location.slice(0, 200))}`;
+  }
+  // crawler-policy 5: redirects never leave http and https.
+  if (target.protocol !== "http:" && target.protocol !== "https:") {
+    return `redirect to a ${target.protocol} URL refused`;
+  }
+  return withoutCredentials(target);
+}
+
+/**
+ * Reads at most `maxBytes` (plus the chunk that crosses the limit, which shows that there is
+ * more), then cancels the stream: the transfer stops and the rest is never buffered.
+ */
+async function readLimited(
+  response: Response, maxBytes: number, total: AbortSignal, totalTimeout: number,
+): Promise<{ body: Uint8Array; truncated: boolean }> {
+  if (response.body === null) return { body: EMPTY, truncated: false };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await untilAborted(reader.read(), total);
+      if (done) return { body: joinChunks(chunks, size), truncated: false };
+      chunks.push(value);
+      size += value.length;
+      // RFC 9309 2.5: parse the first maxBytes, ignore the rest.
+      if (size > maxBytes) return { body: joinChunks(chunks, maxBytes), truncated: true };
+    }
+  } catch (error) {
+    if (total.aborted) throw new FetchFailure(NETWORK_FAILURE.timeout, `not complete within ${totalTimeout} ms`);
+    // A reset or a close before Content-Length: a truncated body is unreachable, not a shorter file.
+    throw new FetchFailure(NETWORK_FAILURE.error, networkDetail(error));
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
+
+function joinChunks(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  const body = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at === length) break;
+    const part = chunk.subarray(0, length - at);
+    body.set(part, at);
+    at += part.length;
+  }
+  return body;
+}
+
+/** Drops a body that will not be read, closing its transfer. */
+function discard(response: Response): void {
+  response.body?.cancel().catch(() => undefined);
+}
+
+/**
+ * Settles with `work`, or rejects when `signal` aborts: the timeouts hold even for a fetch
+ * function or a body stream that ignores the signal.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+/** undici reports "fetch failed" or "terminated" with the socket error as the cause. */
+function networkDetail(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+  return cause === undefined || cause === message ? message : `${message}: ${cause}`;
+}

@@ -1,0 +1,69 @@
+/**
+ * Where a page's robots.txt lives. The origin (scheme, host, port) is both the address of the
+ * file and the key under which a crawler caches it.
+ */
+import { RobotsError } from "./errors.js";
+
+/**
+ * Schemes that have a robots.txt. RFC 9309 2.3 speaks of "other protocols" too; Google names
+ * ftp as the third it fetches.
+ */
+const ROBOTS_SCHEMES = new Set(["http:", "https:", "ftp:"]);
+
+/**
+ * The origin of a URL as a robots.txt cache key: `scheme://host[:port]`, lower-case, the host in
+ * its ASCII (punycode) form, the scheme's default port elided, userinfo dropped.
+ *
+ * RFC 9309 2.3: the rules apply only to the host, protocol and port where the file is hosted, so
+ * `http` and `https`, `a.example` and `www.a.example`, `:8181` and the default port all differ.
+ *
+ * A trailing dot is removed (`example.com.` is `example.com`): in DNS both name the same host
+ * (RFC 1034 3.1), so they share one robots.txt and one cache entry, as in Nutch's URL
+ * normaliser. A host that is only dots, or that still ends in a dot after that, is invalid.
+ */
+export function originOf(url: string | URL): string {
+  const parsed = parseUrl(url);
+  return `${parsed.protocol}//${hostOf(parsed)}${parsed.port === "" ? "" : `:${parsed.port}`}`;
+}
+
+/**
+ * The robots.txt URL that governs a page: always `/robots.txt` at the top of the page's origin
+ * (RFC 9309 2.3: a file in a subdirectory is not a robots.txt).
+ */
+export function robotsUrl(pageUrl: string | URL): string {
+  return `${originOf(pageUrl)}/robots.txt`;
+}
+
+function parseUrl(url: string | URL): URL {
+  if (url instanceof URL) return checkScheme(url);
+  if (typeof url !== "string") {
+    throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL must be a string or a URL, got ${url === null ? "null" : typeof url}`);
+  }
+  let parsed: URL;
+  try {
+    // The WHATWG parser lower-cases the scheme and host, converts IDNs to punycode, drops the
+    // default port of http (80), https (443) and ftp (21), and normalises IPv4 and IPv6 hosts.
+    parsed = new URL(url);
+  } catch (error) {
+    throw new RobotsError("ROBOTS_ERR_INVALID_URL", `not an absolute URL: ${JSON.stringify(url)}`, { cause: error });
+  }
+  return checkScheme(parsed);
+}
+
+function checkScheme(url: URL): URL {
+  if (!ROBOTS_SCHEMES.has(url.protocol)) {
+    throw new RobotsError(
+      "ROBOTS_ERR_UNSUPPORTED_SCHEME",
+      `"${url.protocol}" URLs have no robots.txt (only http, https and ftp): ${JSON.stringify(url.href)}`,
+    );
+  }
+  return url;
+}
+
+function hostOf(url: URL): string {
+  const host = url.hostname.endsWith(".") ? url.hostname.slice(0, -1) : url.hostname;
+  if (host === "" || host.endsWith(".")) {
+    throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL has no usable host: ${JSON.stringify(url.href)}`);
+  }
+  return host;
+}

@@ -1,0 +1,144 @@
+/**
+ * `robots fetch` and `robots check --fetch` as real subprocesses (dist/, built by `npm run
+ * build`) against HTTP servers on 127.0.0.1. Spawned asynchronously: the servers live in this
+ * process and must keep answering while the CLI runs.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { redirect, silent, status, text, useServers } from "./support/robots-server.js";
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const bin = `${root}dist/cli/main.js`;
+const RULES = "User-agent: *\nDisallow: /private/\nSitemap: https://example.com/sitemap.xml\n";
+
+function robots(args: string[], input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
+    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}
+
+const net = useServers("site", "other");
+
+describe("robots fetch", () => {
+  it("prints the robots.txt URL, the outcome, the policy and the expiry", async () => {
+    net.site.route("/robots.txt", text(RULES, { "cache-control": "max-age=7200" }));
+    const { code, stdout, stderr } = await robots(["fetch", `${net.site.origin}/some/page?x=1`]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    const rows = stdout.trimEnd().split("\n");
+    expect(rows.slice(0, 4)).toEqual([
+      `robots.txt: ${net.site.origin}/robots.txt`,
+      `outcome:    ok: HTTP 200, ${RULES.length} bytes`,
+      "policy:     the file's rules (1 group)",
+      "sitemaps:   https://example.com/sitemap.xml",
+    ]);
+    expect(rows[4]).toMatch(/^expires: {4}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(in (2 h|1 h 59 min)\)$/);
+  });
+
+  it("adds the verdict for the URL with --agent", async () => {
+    net.site.route("/robots.txt", text(RULES));
+    const { stdout } = await robots(["fetch", `${net.site.origin}/private/page`, "--agent", "ExampleBot"]);
+    expect(stdout).toContain("verdict:    disallowed for ExampleBot (line 2: Disallow /private/)\n");
+  });
+
+  it("shows redirects, and an unreachable robots.txt as disallow all", async () => {
+    net.site.route("/robots.txt", redirect(`${net.other.origin}/robots.txt`));
+    net.other.route("/robots.txt", status(503));
+    const { code, stdout } = await robots(["fetch", net.site.origin, "--agent", "ExampleBot"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`redirects:  1, to ${net.other.origin}/robots.txt\n`);
+    expect(stdout).toContain("outcome:    unreachable (server-error): HTTP 503\n");
+    expect(stdout).toContain("policy:     disallow all (robots.txt unreachable: retry later)\n");
+    expect(stdout).toContain("verdict:    disallowed for ExampleBot (unreachable)\n");
+    expect(stdout).toMatch(/expires: {4}\S+ \(in 10 min\)/);
+  });
+
+  it("applies --connect-timeout and --on-429", async () => {
+    net.site.route("/robots.txt", silent);
+    expect((await robots(["fetch", net.site.origin, "--connect-timeout", "50"])).stdout).toContain(
+      "outcome:    unreachable (timeout): no response within 50 ms\n",
+    );
+    net.site.route("/robots.txt", status(429));
+    expect((await robots(["fetch", net.site.origin, "--on-429", "unavailable"])).stdout).toContain("policy:     allow all (no robots.txt)\n");
+  });
+
+  it("prints JSON with --json", async () => {
+    net.site.route("/robots.txt", status(404));
+    const { stdout } = await robots(["fetch", "--json", `${net.site.origin}/x`, "--agent", "ExampleBot", "--user-agent", "ExampleBot/2.0"]);
+    const state = JSON.parse(stdout);
+    expect(state).toMatchObject({
+      origin: net.site.origin, policy: "allow-all", fetch: { status: 404, outcome: "unavailable", reason: "client-error" },
+      verdict: { allowed: true, reason: "unavailable" },
+    });
+    expect(net.site.headers.at(-1)?.["user-agent"]).toBe("ExampleBot/2.0");
+  });
+
+  it.each([
+    [["fetch"], /^robots: fetch: URL is required/],
+    [["fetch", "mailto:someone@example.com"], /^robots: fetch: "mailto:" URLs have no robots.txt/],
+    [["fetch", "example.com"], /^robots: fetch: not an absolute URL: "example.com"/],
+    [["fetch", "ftp://files.example/pub"], /^robots: fetch: the platform fetch cannot fetch ftp URLs/],
+    [["fetch", "http://127.0.0.1:9/", "--on-429", "maybe"], /^robots: fetch: --on-429 must be "unreachable" or "unavailable"/],
+    [["fetch", "http://127.0.0.1:9/", "--timeout", "soon"], /^robots: fetch: --timeout must be a non-negative number of milliseconds, got "soon"/],
+    [["fetch", "http://127.0.0.1:9/", "--max-bytes", "1000"], /^robots: fetch: --max-bytes must be an integer of at least 512000/],
+  ])("fails with one line and exit code 2: %j", async (args, message) => {
+    const { code, stdout, stderr } = await robots(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr).toMatch(message);
+    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+
+  it("has help, listed by robots --help", async () => {
+    expect((await robots(["fetch", "--help"])).stdout).toContain("Usage: robots fetch [options] URL");
+    expect((await robots(["--help"])).stdout).toMatch(/\n {2}fetch +Fetch a site's robots.txt/);
+  });
+});
+
+describe("robots check --fetch", () => {
+  it("classifies URLs of several sites, each by its own robots.txt fetched once, in input order", async () => {
+    net.site.reset();
+    net.other.reset();
+    net.site.route("/robots.txt", text(RULES));
+    net.other.route("/robots.txt", status(500));
+    const input = [
+      `${net.site.origin}/private/a`,
+      `${net.other.origin}/public`,
+      "not a url",
+      `${net.site.origin}/public`,
+      `${net.site.origin}/private/b\r`,
+    ].join("\n");
+    const { code, stdout, stderr } = await robots(["check", "--fetch", "--agent", "ExampleBot"], `${input}\n`);
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      [
+        `disallowed\t${net.site.origin}/private/a\t2`,
+        `disallowed\t${net.other.origin}/public\t0`,
+        "disallowed\tnot a url\t0",
+        `allowed\t${net.site.origin}/public\t0`,
+        `disallowed\t${net.site.origin}/private/b\t2`,
+        "",
+      ].join("\n"),
+    );
+    expect(net.site.requests).toEqual(["/robots.txt"]);
+    expect(net.other.requests).toEqual(["/robots.txt"]);
+    expect(stderr).toContain("robots check --fetch: 1 not-a-url, 2 rule, 1 unreachable, 1 no-rule\n");
+  });
+
+  it("works with the other output formats and refuses --robots together with --fetch", async () => {
+    net.site.route("/robots.txt", text(RULES));
+    const { stdout } = await robots(["check", "--fetch", "--agent", "x", "--format", "jsonl", "-q"], `${net.site.origin}/private/z\n`);
+    expect(JSON.parse(stdout)).toEqual({ url: `${net.site.origin}/private/z`, allowed: false, line: 2 });
+    const both = await robots(["check", "--fetch", "--robots", "examples/robots.txt", "--agent", "x"], "");
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/^robots: check: --fetch and --robots cannot be used together/);
+  });
+});

@@ -1,0 +1,290 @@
+/**
+ * fetchRobots against real HTTP servers on 127.0.0.1 (node:http): every outcome of the policy
+ * table in docs/crawler-policy.md section 2. The platform fetch is never mocked here, except in
+ * the last suite, which checks the injection point itself.
+ */
+import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { fetchRobots, MAX_REDIRECTS } from "../src/index.js";
+import { maxAgeOf } from "../src/fetch-outcome.js";
+import { drip, endless, redirect, silent, startServer, status, text, useServers } from "./support/robots-server.js";
+
+const RULES = "User-agent: *\nDisallow: /private/\n";
+/** Generous for loaded machines: only the timeout tests wait for a timeout, and they set their own. */
+const TIMEOUTS = { connectTimeout: 10_000, totalTimeout: 20_000 };
+
+const net = useServers("site", "other");
+
+function fetchPath(path: string, options = {}) {
+  net.site.reset();
+  return fetchRobots(`${net.site.origin}${path}`, { ...TIMEOUTS, ...options });
+}
+
+describe("RFC 9309 2.3.1.1: successful access", () => {
+  it("returns the body of a 200 with its metadata, sending the configured User-agent", async () => {
+    net.site.route("/robots.txt", text(RULES, { "cache-control": "public, max-age=600" }));
+    const result = await fetchPath("/robots.txt", { userAgent: "ExampleBot/1.0" });
+    expect(result).toMatchObject({
+      url: `${net.site.origin}/robots.txt`, finalUrl: `${net.site.origin}/robots.txt`, redirects: 0, status: 200,
+      outcome: "ok", reason: "ok", detail: "HTTP 200", bytes: RULES.length, truncated: false, maxAge: 600,
+    });
+    expect(new TextDecoder().decode(result.body)).toBe(RULES);
+    expect(net.site.headers[0]["user-agent"]).toBe("ExampleBot/1.0");
+  });
+
+  it.each(["text/html; charset=utf-8", "application/octet-stream", "image/png"])(
+    "accepts any content type (%s): the body is returned for parsing",
+    async (type) => {
+      const body = "<html><body>Not here</body></html>\nUser-agent: *\nDisallow: /x\n";
+      net.site.route("/typed", text(body, { "content-type": type }));
+      const result = await fetchPath("/typed");
+      expect(result.outcome).toBe("ok");
+      expect(new TextDecoder().decode(result.body)).toBe(body);
+    },
+  );
+
+  it.each([
+    ["gzip", gzipSync],
+    ["deflate", deflateSync],
+    ["br", brotliCompressSync],
+  ] as const)("decodes a %s-encoded body", async (encoding, compress) => {
+    net.site.route("/encoded", text(compress(Buffer.from(RULES)), { "content-encoding": encoding }));
+    const result = await fetchPath("/encoded");
+    expect(result.outcome).toBe("ok");
+    expect(new TextDecoder().decode(result.body)).toBe(RULES);
+  });
+
+  it("reads 512,000 bytes of an endless body, then closes the connection instead of reading on", async () => {
+    const stream = endless(RULES, "# padding padding padding padding\n");
+    net.site.route("/endless", stream.handler);
+    const result = await fetchPath("/endless", { maxBytes: 512_000 });
+    expect(result).toMatchObject({ outcome: "ok", truncated: true, bytes: 512_000, detail: "HTTP 200, cut at 512000 bytes" });
+    expect(result.body.length).toBe(512_000);
+    expect(new TextDecoder().decode(result.body.subarray(0, RULES.length))).toBe(RULES);
+    // The server learns that the client hung up; what it managed to write stays bounded by the
+    // socket buffers, not by the endless body.
+    await stream.last().closed;
+    expect(stream.last().open).toBe(false);
+    expect(stream.last().written).toBeLessThan(64 << 20);
+  });
+
+  it("refuses a size limit below the RFC's 500 KiB minimum", async () => {
+    await expect(fetchRobots(`${net.site.origin}/robots.txt`, { maxBytes: 1000 })).rejects.toMatchObject({
+      code: "ROBOTS_ERR_INVALID_OPTION",
+      message: expect.stringContaining("maxBytes must be an integer of at least 512000"),
+    });
+  });
+});
+
+describe("RFC 9309 2.3.1.2: redirects", () => {
+  /** /hop/0 -> /hop/1 -> ... -> /hop/n, which serves the rules. */
+  function chain(hops: number): void {
+    for (let i = 0; i < hops; i++) net.site.route(`/hop/${i}`, redirect(`/hop/${i + 1}`, [301, 302, 303, 307, 308][i % 5]));
+    net.site.route(`/hop/${hops}`, text(RULES));
+  }
+
+  it.each([1, 2, 3, 4, 5])("follows a chain of %i redirect(s) and returns the final body", async (hops) => {
+    chain(hops);
+    const result = await fetchPath("/hop/0");
+    expect(result).toMatchObject({ outcome: "ok", redirects: hops, finalUrl: `${net.site.origin}/hop/${hops}`, url: `${net.site.origin}/hop/0` });
+    expect(new TextDecoder().decode(result.body)).toBe(RULES);
+    expect(net.site.requests).toEqual(Array.from({ length: hops + 1 }, (_, i) => `/hop/${i}`));
+  });
+
+  it("treats a sixth redirect as unavailable without requesting its target", async () => {
+    chain(MAX_REDIRECTS + 1);
+    const result = await fetchPath("/hop/0");
+    expect(result).toMatchObject({ outcome: "unavailable", reason: "redirect-limit", redirects: 5, status: 301, bytes: 0 });
+    expect(result.detail).toBe(`more than 5 redirects (next: ${net.site.origin}/hop/6)`);
+    expect(net.site.requests).toHaveLength(6);
+  });
+
+  it("detects a loop and treats it as unavailable", async () => {
+    net.site.route("/loop/a", redirect("/loop/b"));
+    net.site.route("/loop/b", redirect(`${net.site.origin}/loop/a`));
+    const result = await fetchPath("/loop/a");
+    expect(result).toMatchObject({ outcome: "unavailable", reason: "redirect-loop", redirects: 1 });
+    expect(result.detail).toBe(`redirect loop back to ${net.site.origin}/loop/a`);
+    expect(net.site.requests).toEqual(["/loop/a", "/loop/b"]);
+  });
+
+  it("follows a redirect to another port (another origin)", async () => {
+    net.other.route("/robots.txt", text("User-agent: *\nDisallow: /elsewhere/\n"));
+    net.site.route("/moved", redirect(`${net.other.origin}/robots.txt`));
+    const result = await fetchPath("/moved");
+    expect(result).toMatchObject({ outcome: "ok", redirects: 1, finalUrl: `${net.other.origin}/robots.txt` });
+    expect(new TextDecoder().decode(result.body)).toContain("/elsewhere/");
+  });
+
+  it("resolves a relative Location against the redirecting URL", async () => {
+    net.site.route("/a/b/start", redirect("../final"));
+    net.site.route("/a/final", text(RULES));
+    expect(await fetchPath("/a/b/start")).toMatchObject({ outcome: "ok", finalUrl: `${net.site.origin}/a/final` });
+  });
+
+  it("never sends credentials from a Location to the redirect target (crawler-policy 5)", async () => {
+    net.other.reset();
+    net.other.route("/secret", text(RULES));
+    net.site.route("/with-credentials", redirect(`http://user:password@127.0.0.1:${net.other.port}/secret`));
+    const result = await fetchPath("/with-credentials");
+    expect(result).toMatchObject({ outcome: "ok", finalUrl: `${net.other.origin}/secret` });
+    expect(net.other.headers[0].authorization).toBeUndefined();
+  });
+
+  it.each([
+    ["ftp://127.0.0.1/robots.txt", "redirect to a ftp: URL refused"],
+    ["file:///etc/passwd", "redirect to a file: URL refused"],
+    ["http://[::1", 'HTTP 301 to an invalid Location "http://[::1"'],
+  ])("refuses a redirect to %s (crawler-policy 5: redirects never leave http/https)", async (location, detail) => {
+    net.site.route("/bad-redirect", redirect(location));
+    const result = await fetchPath("/bad-redirect");
+    expect(result).toMatchObject({ outcome: "unavailable", reason: "redirect-invalid", detail });
+    expect(net.site.requests).toEqual(["/bad-redirect"]);
+  });
+
+  it("treats a redirect without a Location, or a 300, as unavailable", async () => {
+    net.site.route("/no-location", status(302));
+    net.site.route("/choices", status(300, { location: "/robots.txt" }));
+    expect(await fetchPath("/no-location")).toMatchObject({ outcome: "unavailable", reason: "redirect-invalid", detail: "HTTP 302 without a Location" });
+    expect(await fetchPath("/choices")).toMatchObject({ outcome: "unavailable", reason: "redirect-invalid", detail: "HTTP 300" });
+  });
+});
+
+describe("RFC 9309 2.3.1.3 and 2.3.1.4: status codes", () => {
+  it.each([
+    [401, "unavailable", "client-error"],
+    [403, "unavailable", "client-error"],
+    [404, "unavailable", "client-error"],
+    [410, "unavailable", "client-error"],
+    [429, "unreachable", "rate-limited"],
+    [500, "unreachable", "server-error"],
+    [503, "unreachable", "server-error"],
+  ] as const)("maps HTTP %i to %s (%s) and keeps no body", async (code, outcome, reason) => {
+    net.site.route(`/status/${code}`, status(code));
+    const result = await fetchPath(`/status/${code}`);
+    expect(result).toMatchObject({ status: code, outcome, reason, detail: `HTTP ${code}`, bytes: 0 });
+    expect(result.body.length).toBe(0);
+  });
+
+  it("maps 429 to unavailable on request (RFC 9309 groups it with 4xx; Google with 5xx)", async () => {
+    net.site.route("/status/429", status(429));
+    expect(await fetchPath("/status/429", { on429: "unavailable" })).toMatchObject({ outcome: "unavailable", reason: "rate-limited" });
+  });
+});
+
+describe("RFC 9309 2.3.1.4: network errors and timeouts make robots.txt unreachable", () => {
+  it("times out a server that never answers (connect timeout)", async () => {
+    net.site.route("/silent", silent);
+    const result = await fetchPath("/silent", { connectTimeout: 30 });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "timeout", status: null, detail: "no response within 30 ms" });
+  });
+
+  it("times out a body that drips past the total timeout, and hangs up", async () => {
+    const stream = drip(5);
+    net.site.route("/drip", stream.handler);
+    const result = await fetchPath("/drip", { totalTimeout: 60 });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "timeout", status: 200, detail: "not complete within 60 ms" });
+    await stream.last().closed;
+    expect(stream.last().open).toBe(false);
+  });
+
+  it("treats a connection reset mid-body as unreachable", async () => {
+    net.site.route("/reset", (request, response) => {
+      response.writeHead(200, { "content-length": "1000" });
+      response.write(RULES);
+      setTimeout(() => request.socket.resetAndDestroy(), 10);
+    });
+    const result = await fetchPath("/reset");
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", status: 200, bytes: 0 });
+    expect(result.detail).toMatch(/ECONNRESET/);
+  });
+
+  it("treats a body cut short of its Content-Length as unreachable, not as a shorter file", async () => {
+    net.site.route("/short", (request, response) => {
+      response.writeHead(200, { "content-length": "1000" });
+      response.write(RULES);
+      setTimeout(() => request.socket.end(), 10);
+    });
+    expect(await fetchPath("/short")).toMatchObject({ outcome: "unreachable", reason: "network-error", bytes: 0 });
+  });
+
+  it("treats an undecodable gzip body as unreachable", async () => {
+    net.site.route("/bad-gzip", text("this is not gzip", { "content-encoding": "gzip" }));
+    expect(await fetchPath("/bad-gzip")).toMatchObject({ outcome: "unreachable", reason: "network-error" });
+  });
+
+  it("treats a refused connection as unreachable", async () => {
+    const closed = await startServer();
+    await closed.close();
+    const result = await fetchRobots(`${closed.origin}/robots.txt`, TIMEOUTS);
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", status: null });
+    expect(result.detail).toMatch(/ECONNREFUSED/);
+  });
+});
+
+describe("fetchRobots: misuse throws typed errors", () => {
+  it.each([
+    ["not a url", "ROBOTS_ERR_INVALID_URL"],
+    ["mailto:someone@example.com", "ROBOTS_ERR_UNSUPPORTED_SCHEME"],
+    ["file:///robots.txt", "ROBOTS_ERR_UNSUPPORTED_SCHEME"],
+    ["ftp://127.0.0.1/robots.txt", "ROBOTS_ERR_UNSUPPORTED_SCHEME"],
+  ])("%s -> %s", async (url, code) => {
+    await expect(fetchRobots(url)).rejects.toMatchObject({ name: "RobotsError", code });
+  });
+
+  it("rejects unknown options", async () => {
+    await expect(fetchRobots(`${net.site.origin}/robots.txt`, { timeout: 5 } as never)).rejects.toMatchObject({
+      code: "ROBOTS_ERR_INVALID_OPTION",
+    });
+  });
+});
+
+describe("fetchRobots: the injected fetch function (no server)", () => {
+  it("is called instead of the platform fetch, and may fetch ftp", async () => {
+    const seen: string[] = [];
+    const result = await fetchRobots("ftp://files.example/robots.txt", {
+      fetch: async (input) => {
+        seen.push(String(input));
+        return new Response(RULES);
+      },
+    });
+    expect(seen).toEqual(["ftp://files.example/robots.txt"]);
+    expect(result).toMatchObject({ outcome: "ok", bytes: RULES.length });
+  });
+
+  it("maps a DNS failure to unreachable with the resolver's message", async () => {
+    const result = await fetchRobots("http://no-such-host.example/robots.txt", {
+      fetch: () => Promise.reject(new TypeError("fetch failed", { cause: new Error("getaddrinfo ENOTFOUND no-such-host.example") })),
+    });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", detail: "fetch failed: getaddrinfo ENOTFOUND no-such-host.example" });
+  });
+
+  it("still times out when the fetch function ignores the abort signal", async () => {
+    const result = await fetchRobots("http://stuck.example/robots.txt", { fetch: () => new Promise<Response>(() => undefined), connectTimeout: 20 });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "timeout" });
+  });
+
+  it("strips credentials from the first URL too", async () => {
+    const seen: string[] = [];
+    await fetchRobots("http://user:secret@example.com/robots.txt#x", {
+      fetch: async (input) => {
+        seen.push(String(input));
+        return new Response("");
+      },
+    });
+    expect(seen).toEqual(["http://example.com/robots.txt"]);
+  });
+});
+
+describe("Cache-Control: max-age", () => {
+  it.each([
+    ["max-age=600", 600],
+    ["public, max-age=0", 0],
+    ['private, max-age="120", must-revalidate', 120],
+    ["s-maxage=60", null],
+    ["no-cache", null],
+    [null, null],
+  ])("%s -> %s", (header, seconds) => {
+    expect(maxAgeOf(header)).toBe(seconds);
+  });
+});

@@ -1,0 +1,107 @@
+/** robotsUrl and originOf: which robots.txt governs a page (docs/crawler-policy.md section 1). */
+import { describe, expect, it } from "vitest";
+import { originOf, robotsUrl } from "../src/index.js";
+
+/** One test per [page URL, robots.txt URL] pair; the title takes the pair through %s. */
+function robotsUrlCases(title: string, cases: [string, string][]): void {
+  it.each(cases)(title, (page, expected) => {
+    expect(robotsUrl(page)).toBe(expected);
+  });
+}
+
+describe("RFC 9309 2.3: robots.txt sits at the top of the page's scheme, host and port", () => {
+  robotsUrlCases("%s -> %s", [
+    ["https://example.com/a/b?c=d#e", "https://example.com/robots.txt"],
+    ["http://example.com", "http://example.com/robots.txt"],
+    ["https://www.example.com/", "https://www.example.com/robots.txt"],
+    // A robots.txt in a subdirectory is not one: the page's own folder does not matter.
+    ["https://example.com/folder/robots.txt", "https://example.com/robots.txt"],
+  ]);
+
+  it("keeps http and https, and hosts that differ by a subdomain, apart", () => {
+    expect(originOf("http://example.com/")).not.toBe(originOf("https://example.com/"));
+    expect(originOf("https://example.com/")).not.toBe(originOf("https://www.example.com/"));
+  });
+});
+
+describe("ports", () => {
+  robotsUrlCases("elides the default port: %s -> %s", [
+    ["http://example.com:80/x", "http://example.com/robots.txt"],
+    ["https://example.com:443/x", "https://example.com/robots.txt"],
+    ["ftp://example.com:21/pub/file", "ftp://example.com/robots.txt"],
+  ]);
+
+  robotsUrlCases("keeps any other port: %s -> %s", [
+    ["http://example.com:8181/x", "http://example.com:8181/robots.txt"],
+    ["https://example.com:80/x", "https://example.com:80/robots.txt"],
+    ["http://example.com:443/x", "http://example.com:443/robots.txt"],
+  ]);
+});
+
+describe("hosts", () => {
+  robotsUrlCases("lower-cases scheme and host but not the path: %s -> %s", [
+    ["http://EXAMPLE.Com/Path", "http://example.com/robots.txt"],
+    ["HTTPS://Example.COM/", "https://example.com/robots.txt"],
+  ]);
+
+  robotsUrlCases("uses the ASCII (punycode) form of an IDN: %s -> %s", [
+    ["https://müller.eu/seite", "https://xn--mller-kva.eu/robots.txt"],
+    ["https://MÜLLER.eu/", "https://xn--mller-kva.eu/robots.txt"],
+    ["https://xn--mller-kva.eu/", "https://xn--mller-kva.eu/robots.txt"],
+    ["http://例え.テスト/", "http://xn--r8jz45g.xn--zckzah/robots.txt"],
+  ]);
+
+  robotsUrlCases("keeps an IPv4 host: %s -> %s", [
+    ["http://192.0.2.10/x", "http://192.0.2.10/robots.txt"],
+    ["http://192.0.2.10:8080/x", "http://192.0.2.10:8080/robots.txt"],
+    // The WHATWG parser normalises other IPv4 notations to dotted decimal.
+    ["http://0xC0.0.2.10/", "http://192.0.2.10/robots.txt"],
+  ]);
+
+  robotsUrlCases("keeps an IPv6 host in brackets, compressed: %s -> %s", [
+    ["http://[2001:DB8::1]/x", "http://[2001:db8::1]/robots.txt"],
+    ["https://[2001:db8:0:0:0:0:0:1]:8443/", "https://[2001:db8::1]:8443/robots.txt"],
+    ["http://[::1]:80/", "http://[::1]/robots.txt"],
+  ]);
+
+  it("drops userinfo", () => {
+    expect(robotsUrl("https://user:secret@example.com/private")).toBe("https://example.com/robots.txt");
+    expect(originOf("ftp://anonymous@files.example/pub")).toBe("ftp://files.example");
+  });
+
+  robotsUrlCases("removes one trailing dot (the same host in DNS): %s -> %s", [
+    ["https://example.com./x", "https://example.com/robots.txt"],
+    ["https://müller.eu.:8080/", "https://xn--mller-kva.eu:8080/robots.txt"],
+    ["http://192.0.2.10./", "http://192.0.2.10/robots.txt"],
+  ]);
+
+  it("accepts URL objects", () => {
+    expect(robotsUrl(new URL("https://Example.com:443/a"))).toBe("https://example.com/robots.txt");
+  });
+});
+
+describe("errors", () => {
+  const withCode = (code: string) => expect.objectContaining({ name: "RobotsError", code });
+
+  it.each(["mailto:someone@example.com", "file:///etc/passwd", "data:text/plain,hi", "javascript:alert(1)", "ws://example.com/", "urn:isbn:0451450523"])(
+    "refuses a scheme without robots.txt: %s",
+    (url) => {
+      expect(() => robotsUrl(url)).toThrow(withCode("ROBOTS_ERR_UNSUPPORTED_SCHEME"));
+    },
+  );
+
+  it("names the scheme in the message", () => {
+    expect(() => robotsUrl("mailto:someone@example.com")).toThrow(/"mailto:" URLs have no robots.txt \(only http, https and ftp\)/);
+  });
+
+  it.each(["", "example.com/page", "/relative/path", "http://", "http://exa mple.com/", "https://[::1/", "http://.", "http://example.com../"])(
+    "refuses what is not an absolute URL with a host: %j",
+    (url) => {
+      expect(() => originOf(url)).toThrow(withCode("ROBOTS_ERR_INVALID_URL"));
+    },
+  );
+
+  it.each([undefined, null, 42, {}])("refuses a non-string: %j", (value) => {
+    expect(() => originOf(value as never)).toThrow(withCode("ROBOTS_ERR_INVALID_URL"));
+  });
+});
