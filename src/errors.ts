@@ -11,12 +11,18 @@ export type RobotsErrorCode =
   | "ROBOTS_ERR_INVALID_URL"
   /** An agent that is not a string or an array of strings. */
   | "ROBOTS_ERR_INVALID_AGENT"
+  /** `lint()` on a `Robots` parsed without `keepSource: true`. */
+  | "ROBOTS_ERR_NO_SOURCE"
   /** A robots.txt body that is neither a string nor a `Uint8Array`. */
   | "ROBOTS_ERR_INVALID_BODY"
   /** An unknown option, or an option with a value of the wrong type or range. */
   | "ROBOTS_ERR_INVALID_OPTION"
   /** The WebAssembly module could not be loaded or failed internally (a bug: please report it). */
-  | "ROBOTS_ERR_WASM";
+  | "ROBOTS_ERR_WASM"
+  /** A URL whose scheme has no robots.txt (only http, https and ftp have one), or that the fetcher cannot fetch. */
+  | "ROBOTS_ERR_UNSUPPORTED_SCHEME"
+  /** `RobotsCache.fromJSON` was given data that `toJSON()` did not produce (or a newer format). */
+  | "ROBOTS_ERR_INVALID_CACHE_DATA";
 
 export class RobotsError extends Error {
   override readonly name = "RobotsError";

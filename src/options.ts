@@ -8,19 +8,20 @@ export interface ResolvedParseOptions {
   profile: Profile;
   /** Infinity when unlimited. */
   maxBytes: number;
+  keepSource: boolean;
 }
 
-const PARSE_OPTION_NAMES = new Set(["profile", "maxBytes"]);
+const PARSE_OPTION_NAMES = new Set(["profile", "maxBytes", "keepSource"]);
 
 /** Validates `Robots.parse` options; unknown keys and bad values throw `ROBOTS_ERR_INVALID_OPTION`. */
 export function resolveParseOptions(options: ParseOptions | undefined): ResolvedParseOptions {
-  if (options === undefined) return { profile: "google", maxBytes: DEFAULT_MAX_BYTES };
+  if (options === undefined) return { profile: "google", maxBytes: DEFAULT_MAX_BYTES, keepSource: false };
   if (options === null || typeof options !== "object") {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", "options must be an object");
   }
   for (const key of Object.keys(options)) {
     if (!PARSE_OPTION_NAMES.has(key)) {
-      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `unknown option "${key}" (known: profile, maxBytes)`);
+      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `unknown option "${key}" (known: profile, maxBytes, keepSource)`);
     }
   }
   const profile = options.profile ?? "google";
@@ -32,7 +33,11 @@ export function resolveParseOptions(options: ParseOptions | undefined): Resolved
   if (typeof maxBytes !== "number" || !validLimit) {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `maxBytes must be a non-negative integer or Infinity, got ${String(maxBytes)}`);
   }
-  return { profile, maxBytes };
+  const keepSource = options.keepSource ?? false;
+  if (typeof keepSource !== "boolean") {
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `keepSource must be a boolean, got ${String(keepSource)}`);
+  }
+  return { profile, maxBytes, keepSource };
 }
 
 /** Checks an agent query and returns it as a list (one agent or several whose groups merge). */

@@ -136,7 +136,8 @@ export function splitAtLines(bytes: Uint8Array, count: number): Uint8Array[] {
       const newline = bytes.indexOf(0x0a, Math.max(end - 1, start));
       end = newline < 0 ? bytes.length : newline + 1;
     }
-    if (end > start) parts.push(bytes.slice(start, end));
+    // A copy (Buffer#slice would return a view), so that transferring it leaves `bytes` intact.
+    if (end > start) parts.push(Uint8Array.prototype.slice.call(bytes, start, end));
     start = end;
   }
   return parts;

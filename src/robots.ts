@@ -5,10 +5,11 @@
 import { RobotsError } from "./errors.js";
 import { defaultEngine } from "./init.js";
 import { prepareInput } from "./input.js";
+import { lintRobots } from "./lint/index.js";
 import { agentList, assertUrl, assertUrlBatch, resolveParseOptions } from "./options.js";
 import { parseCrawlDelay } from "./records.js";
 import type {
-  AgentGroups, AgentQuery, BatchResult, Explanation, GroupInfo, InputInfo, LineInfo, LineKind, ParseOptions, Profile,
+  AgentGroups, AgentQuery, BatchResult, Explanation, GroupInfo, InputInfo, LineInfo, LineKind, LintReport, ParseOptions, Profile,
   RecordKey, RobotsRecord, RobotsTxt, RuleMatch, UrlBatch, UserAgentLine,
 } from "./types.js";
 import { type Engine, MatchMode } from "./wasm.js";
@@ -51,12 +52,13 @@ interface RawBatch {
 
 /** Parses a robots.txt with a given engine instance (tests use it to run the debug build). */
 export function parseWith(engine: Engine, body: string | Uint8Array, options?: ParseOptions): Robots {
-  const { profile, maxBytes } = resolveParseOptions(options);
+  const { profile, maxBytes, keepSource } = resolveParseOptions(options);
   const { bytes, info } = prepareInput(body, maxBytes);
   const pointer = engine.scratch("body", bytes.length);
   engine.bytes.set(bytes, pointer);
   const handle = engine.call(() => engine.exports.compile(pointer, bytes.length, PROFILE_CODES[profile]));
-  return new Robots(engine, handle, profile, info, readRecords(engine, handle, bytes), readUserAgents(engine, handle, bytes));
+  const source = keepSource ? bytes.slice() : undefined;
+  return new Robots(engine, handle, profile, info, readRecords(engine, handle, bytes), readUserAgents(engine, handle, bytes), source);
 }
 
 /** User-agent lines with their group index; their values are decoded now because the body is not kept. */
@@ -113,6 +115,8 @@ export class Robots implements RobotsTxt {
   readonly #records: readonly RobotsRecord[];
   readonly #userAgents: readonly { group: number; agent: UserAgentLine }[];
   #lines: readonly LineInfo[] | undefined;
+  /** The bytes parsed, only with `keepSource` (the table does not need them). */
+  #source: Uint8Array | undefined;
   #groups: readonly GroupInfo[] | undefined;
   /** The agents the table's current group selection was made for, and its scope. */
   #selectedAgents: readonly string[] | undefined;
@@ -121,7 +125,7 @@ export class Robots implements RobotsTxt {
   /** @internal Use `Robots.parse`. */
   constructor(
     engine: Engine, handle: number, profile: Profile, input: InputInfo,
-    records: readonly RobotsRecord[], userAgents: readonly { group: number; agent: UserAgentLine }[],
+    records: readonly RobotsRecord[], userAgents: readonly { group: number; agent: UserAgentLine }[], source?: Uint8Array,
   ) {
     this.#engine = engine;
     this.#handle = handle;
@@ -129,6 +133,7 @@ export class Robots implements RobotsTxt {
     this.input = input;
     this.#records = records;
     this.#userAgents = userAgents;
+    this.#source = source;
     leakedTables.register(this, { engine, handle }, this);
   }
 
@@ -247,6 +252,11 @@ export class Robots implements RobotsTxt {
     return this.#lines;
   }
 
+  lint(): LintReport {
+    this.#live();
+    return lintRobots(this, this.#source);
+  }
+
   /** Bytes of WebAssembly memory the compiled table holds (for cache accounting). */
   get tableBytes(): number {
     return this.#engine.exports.tableBytes(this.#live());
@@ -258,6 +268,7 @@ export class Robots implements RobotsTxt {
     leakedTables.unregister(this);
     const handle = this.#handle;
     this.#handle = 0;
+    this.#source = undefined;
     this.#engine.call(() => this.#engine.exports.freeTable(handle));
   }
 

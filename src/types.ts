@@ -1,3 +1,7 @@
+import type { LintReport } from "./lint/types.js";
+
+export type * from "./lint/types.js";
+
 /** Which semantics decide where Google's reference parser and RFC 9309's text differ. */
 export type Profile = "google" | "rfc9309";
 
@@ -6,6 +10,8 @@ export interface ParseOptions {
   profile?: Profile;
   /** Bytes of the body that are read; the rest is ignored. Default 512,000 (500 KiB). `Infinity` disables the limit. */
   maxBytes?: number;
+  /** Keep a copy of the bytes read, for `lint()` (default false: a compiled table does not need them). */
+  keepSource?: boolean;
 }
 
 /** One agent name, or several whose groups merge (for example `["googlebot-news", "googlebot"]`). */
@@ -171,6 +177,8 @@ export interface RobotsTxt {
   /** Per-line metadata, one entry per line. */
   readonly lines: readonly LineInfo[];
   readonly input: InputInfo;
+  /** The lint report (robots-txt.md section 5). Needs `keepSource: true` at parse time, else throws `ROBOTS_ERR_NO_SOURCE`. */
+  lint(): LintReport;
   /** Frees the compiled table. Further calls throw `ROBOTS_ERR_DISPOSED`. Idempotent. */
   dispose(): void;
 }

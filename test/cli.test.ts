@@ -1,17 +1,8 @@
 /** The `robots` binary as a real subprocess (built by `npm run build` into dist/). */
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { robots, root } from "./support/cli.js";
 import { reference } from "./support/implementations.js";
-
-const root = fileURLToPath(new URL("../", import.meta.url));
-const bin = `${root}dist/cli/main.js`;
-
-function robots(args: string[], input?: string | Buffer) {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: "utf8", maxBuffer: 64 << 20 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 describe("robots check", () => {
   it("classifies the bundled example like the reference, one TSV line per URL, summary on stderr", () => {

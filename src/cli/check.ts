@@ -1,88 +1,108 @@
-/** `robots check`: streams URLs (one per line) through a compiled robots.txt. */
-import { createReadStream, readFileSync } from "node:fs";
+/** `robots check`: streams URLs (one per line) through a compiled robots.txt, in constant memory. */
+import { createReadStream, fstatSync, statSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { init, Robots } from "../index.js";
-import type { Profile } from "../types.js";
+import { commandConfig, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, requireAgents } from "./args.js";
+import { CHECK_FETCH_HELP, checkFetchOptions, fetchClassifier } from "./check-fetch.js";
+import { formatBatch, formatCounts, ruleTexts, type CheckFormat, type RuleTexts } from "./check-output.js";
+import { FETCH_OPTIONS } from "./fetch.js";
 import { CliError } from "./cli-error.js";
+import { Progress } from "./progress.js";
+import { sourceLines } from "../index.js";
+import { RobotsWorkerPool } from "../parallel.js";
+import type { BatchResult, ParseOptions } from "../types.js";
 
 export const CHECK_HELP = `Usage: robots check --robots FILE --agent NAME [options] [URLS_FILE|-]
+       robots check --fetch --agent NAME [options] [URLS_FILE|-]
 
 Classifies URLs, one per line, from URLS_FILE or standard input ("-" or no file), and prints one
 tab-separated line per URL: "allowed" or "disallowed", the URL, and the matching robots.txt line
-(0 when no rule matched). A summary goes to standard error.
+(0 when no rule matched). It streams: millions of URLs in constant memory, so it works as a Unix
+filter and as the mapper of Hadoop Streaming or Spark's pipe(). A summary goes to standard
+error, and on a terminal a progress line (URLs, URLs/s, and the time left when the input size
+is known).
 
 Options:
-  --robots FILE       The robots.txt file (required)
+  --robots FILE       The robots.txt file (required; "-" reads it from standard input)
+${CHECK_FETCH_HELP}
   --agent NAME        The crawler's user-agent token (required; repeat to merge several agents' groups)
-  --profile NAME      google (default: Google's reference parser) or rfc9309 (the RFC's text)
-  --max-bytes N       Bytes of robots.txt to read (default 512000; "Infinity" for no limit)
-  -q, --quiet         No summary on standard error
+  --format FORMAT     tsv (default) or jsonl: {"url":...,"allowed":true,"line":12}
+  --count             Print only the counts of allowed and disallowed URLs
+  --rule              Add the text of the matching robots.txt line (TSV column or "rule" field)
+  --workers N         Classify on N worker threads (same output, same order)
+${PARSE_OPTIONS_HELP}
+  -q, --quiet         No summary or progress on standard error
   -h, --help          Show this help
 
 Examples:
   robots check --robots examples/robots.txt --agent Googlebot examples/urls.txt
   cat urls.txt | robots check --robots robots.txt --agent Bingbot - | grep ^disallowed
+  robots check --robots robots.txt --agent Googlebot --format jsonl --rule urls.txt
+  robots check --robots robots.txt --agent Googlebot --count -q urls.txt
+  robots check --fetch --agent ExampleBot --user-agent "ExampleBot/1.0" urls-of-many-sites.txt
 `;
 
 /** Bytes read from the URL stream before a batch is classified. */
 const READ_CHUNK_BYTES = 4 << 20;
 
+/** Classifies one batch of complete lines; the single-thread engine or a worker pool. */
+interface BatchClassifier {
+  classifyWithLines(batch: Uint8Array): BatchResult | Promise<BatchResult>;
+  close(): void | Promise<void>;
+}
+
 interface CheckOptions {
   robotsFile: string;
+  /** With --fetch: the cache options; each URL is decided by its own site's robots.txt. */
+  fetch: ReturnType<typeof checkFetchOptions>;
   agents: string[];
-  profile: Profile;
-  maxBytes: number;
+  format: CheckFormat;
+  count: boolean;
+  rule: boolean;
+  workers: number;
   quiet: boolean;
   urlsFile: string;
 }
 
-function parseCheckArgs(args: string[]): CheckOptions | "help" {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        robots: { type: "string" },
-        agent: { type: "string", multiple: true },
-        profile: { type: "string", default: "google" },
-        "max-bytes": { type: "string", default: "512000" },
-        quiet: { type: "boolean", short: "q", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
-  } catch (error) {
-    throw new CliError(`check: ${(error as Error).message}`);
-  }
-  const { values, positionals } = parsed;
+function parseCheckArgs(args: string[]) {
+  const { values, positionals } = parseCommand("check", () =>
+    parseArgs(
+      commandConfig(args, {
+        ...PARSE_OPTIONS,
+      robots: { type: "string" },
+      fetch: { type: "boolean", default: false },
+      ...FETCH_OPTIONS,
+      agent: { type: "string", multiple: true },
+      format: { type: "string", default: "tsv" },
+      count: { type: "boolean", default: false },
+      rule: { type: "boolean", default: false },
+      workers: { type: "string", default: "1" },
+      quiet: { type: "boolean", short: "q", default: false },
+      }),
+    ),
+  );
   if (values.help) return "help";
-  if (values.robots === undefined) throw new CliError("check: --robots FILE is required");
-  if (values.agent === undefined || values.agent.length === 0) throw new CliError("check: --agent NAME is required");
-  if (values.profile !== "google" && values.profile !== "rfc9309") {
-    throw new CliError(`check: --profile must be google or rfc9309, got "${values.profile}"`);
-  }
-  const maxBytes = values["max-bytes"] === "Infinity" ? Infinity : Number(values["max-bytes"]);
-  if (!(maxBytes === Infinity || (Number.isSafeInteger(maxBytes) && maxBytes >= 0))) {
-    throw new CliError(`check: --max-bytes must be a non-negative integer or Infinity, got "${values["max-bytes"]}"`);
-  }
+  const fetch = checkFetchOptions(values);
+  if (values.robots === undefined && fetch === undefined) throw new CliError("check: --robots FILE is required");
+  const agents = requireAgents("check", values.agent);
+  const parse = parseOptions("check", values);
+  if (values.format !== "tsv" && values.format !== "jsonl") throw new CliError(`check: --format must be tsv or jsonl, got "${values.format}"`);
+  const workers = Number(values.workers);
+  if (!Number.isSafeInteger(workers) || workers < 1) throw new CliError(`check: --workers must be a positive integer, got "${values.workers}"`);
   if (positionals.length > 1) throw new CliError(`check: one URL file at most, got ${positionals.length}`);
-  return {
-    robotsFile: values.robots,
-    agents: values.agent,
-    profile: values.profile,
-    maxBytes,
+  if (values.robots === "-" && (positionals[0] ?? "-") === "-") throw new CliError("check: the robots.txt and the URLs cannot both come from standard input");
+  const options: CheckOptions = {
+    robotsFile: values.robots ?? "", // unused with --fetch
+    fetch,
+    agents,
+    format: values.format,
+    count: values.count,
+    rule: values.rule,
+    workers,
     quiet: values.quiet,
     urlsFile: positionals[0] ?? "-",
   };
-}
-
-function readRobots(file: string): Buffer {
-  try {
-    return readFileSync(file);
-  } catch (error) {
-    throw new CliError(`check: cannot read robots.txt "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+  return { options, parse };
 }
 
 function openUrls(file: string): Readable {
@@ -92,60 +112,29 @@ function openUrls(file: string): Readable {
   return stream;
 }
 
+/** Size of the URL input when it is a regular file (named, or redirected to standard input). */
+function inputSize(file: string): number | undefined {
+  try {
+    const stats = file === "-" ? fstatSync(0) : statSync(file);
+    return stats.isFile() ? stats.size : undefined;
+  } catch {
+    return undefined; // the reading loop reports an unreadable file
+  }
+}
+
 /** Writes and waits when the destination asks for it, so memory stays flat on slow pipes. */
-function write(out: Writable, data: Uint8Array): Promise<void> | undefined {
+function write(out: Writable, data: Uint8Array | string): Promise<void> | undefined {
   if (out.write(data)) return undefined;
   return new Promise((resolve) => out.once("drain", resolve));
 }
 
-/** Longest prefix of an output line: "disallowed\t" + "\t" + 10 digits + "\n". */
-const MAX_LINE_OVERHEAD = 24;
-const ALLOWED = Buffer.from("allowed\t");
-const DISALLOWED = Buffer.from("disallowed\t");
-
-/** Formats one classified batch of complete lines as TSV. */
-function formatBatch(batch: Buffer, allowed: Uint8Array, lines: Uint32Array): Buffer {
-  const out = Buffer.allocUnsafe(batch.length + allowed.length * MAX_LINE_OVERHEAD);
-  let at = 0;
-  let start = 0;
-  for (let i = 0; i < allowed.length; i++) {
-    let end = batch.indexOf(0x0a, start);
-    if (end < 0) end = batch.length;
-    const next = end + 1;
-    if (end > start && batch[end - 1] === 0x0d) end--;
-    at += (allowed[i] ? ALLOWED : DISALLOWED).copy(out, at);
-    at += batch.copy(out, at, start, end);
-    out[at++] = 0x09;
-    at += out.write(String(lines[i]), at, "latin1");
-    out[at++] = 0x0a;
-    start = next;
-  }
-  return out.subarray(0, at);
-}
-
-export async function runCheck(args: string[]): Promise<number> {
-  const options = parseCheckArgs(args);
-  if (options === "help") {
-    process.stdout.write(CHECK_HELP);
-    return 0;
-  }
-  const body = readRobots(options.robotsFile);
-  await init();
-  const robots = Robots.parse(body, { profile: options.profile, maxBytes: options.maxBytes });
-  const started = performance.now();
-  let total = 0;
-  let allowedCount = 0;
+/** Batches of complete lines from a byte stream (the last one may lack its final LF). */
+async function* lineBatches(input: Readable, urlsFile: string): AsyncGenerator<{ batch: Buffer; bytesRead: number }> {
   let pending: Buffer = Buffer.alloc(0);
-
-  const classify = async (batch: Buffer): Promise<void> => {
-    const { allowed, lines } = robots.classifyWithLines(batch, options.agents);
-    total += allowed.length;
-    for (let i = 0; i < allowed.length; i++) allowedCount += allowed[i];
-    await write(process.stdout, formatBatch(batch, allowed, lines));
-  };
-
+  let bytesRead = 0;
   try {
-    for await (const chunk of openUrls(options.urlsFile) as AsyncIterable<Buffer>) {
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      bytesRead += chunk.length;
       const data = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       const lastNewline = data.lastIndexOf(0x0a);
       if (lastNewline < 0) {
@@ -153,18 +142,66 @@ export async function runCheck(args: string[]): Promise<number> {
         continue;
       }
       pending = data.subarray(lastNewline + 1);
-      await classify(data.subarray(0, lastNewline + 1));
+      yield { batch: data.subarray(0, lastNewline + 1), bytesRead };
     }
-    if (pending.length > 0) await classify(pending);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") {
-      throw new CliError(`check: cannot read URLs from "${options.urlsFile}": ${code}`);
-    }
+    if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") throw new CliError(`check: cannot read URLs from "${urlsFile}": ${code}`);
     throw error;
-  } finally {
-    robots.dispose();
   }
+  if (pending.length > 0) yield { batch: pending, bytesRead };
+}
+
+/** `--workers N`: each batch is cut at line ends across N worker threads; results come back in input order. */
+async function workerClassifier(body: Buffer, parse: ParseOptions, options: CheckOptions): Promise<BatchClassifier> {
+  const pool = await RobotsWorkerPool.create(body, { ...parse, workers: options.workers });
+  return {
+    // A plain Uint8Array view: the pool copies its parts with slice(), which on a Buffer is a view
+    // (and a transferred view would detach the stream's memory).
+    classifyWithLines: (batch) => pool.classifyWithLines(new Uint8Array(batch.buffer, batch.byteOffset, batch.byteLength), options.agents),
+    close: () => pool.close(),
+  };
+}
+
+export async function runCheck(args: string[]): Promise<number> {
+  const parsed = parseCheckArgs(args);
+  if (parsed === "help") {
+    process.stdout.write(CHECK_HELP);
+    return 0;
+  }
+  const { options, parse } = parsed;
+  let classifier: BatchClassifier;
+  let rules: RuleTexts | undefined;
+  if (options.fetch !== undefined) {
+    classifier = fetchClassifier(options.agents, options.fetch, options.quiet ? undefined : process.stderr);
+  } else {
+    const { body, robots } = await loadRobots("check", options.robotsFile, parse);
+    rules = options.rule ? ruleTexts(sourceLines(body, parse)) : undefined;
+    if (options.workers > 1) {
+      robots.dispose();
+      classifier = await workerClassifier(body, parse, options);
+    } else {
+      classifier = { classifyWithLines: (batch) => robots.classifyWithLines(batch, options.agents), close: () => robots.dispose() };
+    }
+  }
+
+  const progress = options.quiet || process.stderr.isTTY !== true ? undefined : new Progress(process.stderr, inputSize(options.urlsFile));
+  const started = performance.now();
+  let total = 0;
+  let allowedCount = 0;
+  try {
+    for await (const { batch, bytesRead } of lineBatches(openUrls(options.urlsFile), options.urlsFile)) {
+      const result = await classifier.classifyWithLines(batch);
+      total += result.allowed.length;
+      for (let i = 0; i < result.allowed.length; i++) allowedCount += result.allowed[i];
+      if (!options.count) await write(process.stdout, formatBatch(options.format, batch, result, rules));
+      progress?.update(total, bytesRead);
+    }
+  } finally {
+    progress?.clear();
+    await classifier.close();
+  }
+  if (options.count) await write(process.stdout, formatCounts(options.format, total, allowedCount));
 
   if (!options.quiet) {
     const seconds = (performance.now() - started) / 1000;

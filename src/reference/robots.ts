@@ -9,6 +9,7 @@ import { profileSwitches, type ProfileSwitches } from "./profile.js";
 import { crawlDelayFor } from "./records.js";
 import { Verdicts } from "./verdict.js";
 import { RobotsError } from "../errors.js";
+import { lintRobots } from "../lint/index.js";
 import { prepareInput } from "../input.js";
 import { agentList, assertUrl, assertUrlBatch, resolveParseOptions } from "../options.js";
 import type {
@@ -19,6 +20,7 @@ import type {
   Explanation,
   InputInfo,
   LineInfo,
+  LintReport,
   ParseOptions,
   Profile,
   RobotsRecord,
@@ -55,9 +57,11 @@ export class Robots implements RobotsTxt {
   readonly #lines: readonly LineInfo[];
   readonly #input: InputInfo;
   readonly #groups: readonly GroupInfo[];
+  /** The bytes parsed, only with `keepSource`. */
+  readonly #source: Uint8Array | undefined;
   #disposed = false;
 
-  private constructor(switches: ProfileSwitches, model: RobotsModel, input: InputInfo) {
+  private constructor(switches: ProfileSwitches, model: RobotsModel, input: InputInfo, source: Uint8Array | undefined) {
     this.#switches = switches;
     this.#model = model;
     this.#verdicts = new Verdicts(model.groups, switches);
@@ -67,6 +71,7 @@ export class Robots implements RobotsTxt {
     this.#lines = freezeAll(model.lines);
     this.#input = Object.freeze({ ...input });
     this.#groups = Object.freeze(model.groups.map(describeGroup));
+    this.#source = source;
   }
 
   /**
@@ -75,12 +80,12 @@ export class Robots implements RobotsTxt {
    * (`ROBOTS_ERR_INVALID_BODY`).
    */
   static parse(body: string | Uint8Array, options?: ParseOptions): Robots {
-    const { profile, maxBytes } = resolveParseOptions(options);
+    const { profile, maxBytes, keepSource } = resolveParseOptions(options);
     const input = prepareInput(body, maxBytes);
     const switches = profileSwitches(profile);
     // The BOM (if any) is still in the bytes; the line splitter skips it (decision 4).
     const model = buildModel(bytesToBinary(input.bytes), switches);
-    return new Robots(switches, model, input.info);
+    return new Robots(switches, model, input.info, keepSource ? input.bytes.slice() : undefined);
   }
 
   get profile(): Profile {
@@ -159,6 +164,11 @@ export class Robots implements RobotsTxt {
   get input(): InputInfo {
     this.#assertLive();
     return this.#input;
+  }
+
+  lint(): LintReport {
+    this.#assertLive();
+    return lintRobots(this, this.#source);
   }
 
   /** Nothing to free in the reference; marks the object unusable, like the WASM engine. Idempotent. */

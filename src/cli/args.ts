@@ -1,0 +1,92 @@
+/** What the commands share: argument parsing (node:util `parseArgs`), parse options, reading the robots.txt. */
+import { readFileSync } from "node:fs";
+import type { ParseArgsConfig } from "node:util";
+import { CliError } from "./cli-error.js";
+import { init, Robots } from "../index.js";
+import type { ParseOptions } from "../types.js";
+
+type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
+
+/** `--profile` and `--max-bytes`: how every command reads the robots.txt. */
+export const PARSE_OPTIONS = {
+  profile: { type: "string", default: "google" },
+  "max-bytes": { type: "string", default: "512000" },
+} as const satisfies OptionsConfig;
+
+export const PARSE_OPTIONS_HELP = `  --profile NAME      google (default: Google's reference parser) or rfc9309 (the RFC's text)
+  --max-bytes N       Bytes of robots.txt to read (default 512000; "Infinity" for no limit)`;
+
+/** `-h, --help`, accepted by every command. */
+export const HELP_OPTION = { help: { type: "boolean", short: "h", default: false } } as const satisfies OptionsConfig;
+
+/** A `parseArgs` config for a command: its options plus `--help`, positionals allowed, unknown options refused. */
+export function commandConfig<const T extends OptionsConfig>(args: string[], options: T) {
+  return { args, allowPositionals: true as const, strict: true as const, options: { ...options, ...HELP_OPTION } };
+}
+
+/**
+ * Runs a command's node:util `parseArgs` call (with `...HELP_OPTION` among its options); its
+ * errors (unknown option, missing value) become one-line CLI errors. The call stays in the
+ * command so that TypeScript infers the parsed values from its options.
+ */
+export function parseCommand<T>(command: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    // One line: some of parseArgs' messages span several.
+    throw new CliError(`${command}: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
+  }
+}
+
+/** `--profile` and `--max-bytes` as `Robots.parse` options. */
+export function parseOptions(command: string, values: { profile?: string; "max-bytes"?: string }): ParseOptions {
+  const profile = values.profile ?? "google";
+  if (profile !== "google" && profile !== "rfc9309") {
+    throw new CliError(`${command}: --profile must be google or rfc9309, got "${profile}"`);
+  }
+  const text = values["max-bytes"] ?? "512000";
+  const maxBytes = text === "Infinity" ? Infinity : Number(text);
+  if (!(maxBytes === Infinity || (Number.isSafeInteger(maxBytes) && maxBytes >= 0))) {
+    throw new CliError(`${command}: --max-bytes must be a non-negative integer or Infinity, got "${text}"`);
+  }
+  return { profile, maxBytes };
+}
+
+/** Exactly `names.length` positional arguments, named in the error message. */
+export function positionalArgs(command: string, positionals: string[], names: readonly string[]): string[] {
+  if (positionals.length < names.length) {
+    throw new CliError(`${command}: ${names[positionals.length]} is required (usage: robots ${command} ${names.join(" ")})`);
+  }
+  if (positionals.length > names.length) {
+    throw new CliError(`${command}: unexpected argument "${positionals[names.length]}" (usage: robots ${command} ${names.join(" ")})`);
+  }
+  return positionals;
+}
+
+/** The robots.txt named on the command line: a file, or `-` for standard input. */
+function readRobotsFile(command: string, file: string): Buffer {
+  try {
+    return readFileSync(file === "-" ? 0 : file);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new CliError(`${command}: cannot read robots.txt "${file}": ${reason}`);
+  }
+}
+
+/** How the commands show which file they read. */
+export function fileLabel(file: string): string {
+  return file === "-" ? "<stdin>" : file;
+}
+
+/** Reads and parses the robots.txt named on the command line. */
+export async function loadRobots(command: string, file: string, options: ParseOptions): Promise<{ body: Buffer; robots: Robots }> {
+  const body = readRobotsFile(command, file);
+  await init();
+  return { body, robots: Robots.parse(body, options) };
+}
+
+/** Repeated `--agent` values: required, their groups merge. */
+export function requireAgents(command: string, agents: string[] | undefined): string[] {
+  if (agents === undefined || agents.length === 0) throw new CliError(`${command}: --agent NAME is required`);
+  return agents;
+}

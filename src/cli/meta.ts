@@ -1,0 +1,149 @@
+/** `robots meta`: what a page's robots meta tags and X-Robots-Tag headers allow a crawler. */
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { xRobotsTagFromLine } from "../directives/headers.js";
+import { IndexingDirectives, init, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
+import { CliError } from "./cli-error.js";
+
+export const META_HELP = `Usage: robots meta FILE.html --agent NAME [options]
+
+Reads the robots meta tags of an HTML page (FILE, or "-" for standard input) and any X-Robots-Tag
+headers given, and prints what they allow the agent: index, follow, snippet, previews, image
+index, translate, archive, unavailable_after, AI opt-outs, with the directive and source behind
+each restriction; then unknown, invalid and ignored directives.
+
+Options:
+  --agent NAME        The crawler's name (required; repeat to merge groups, e.g. googlebot-news and googlebot)
+  --header LINE       A response header "X-Robots-Tag: VALUE" (repeatable, in order)
+  --policy NAME       google (default), bing, yandex or specific-overrides-generic
+  --now DATE          The time unavailable_after is compared with (ISO 8601; default: now)
+  --encoding LABEL    The page's encoding from Content-Type (utf-16le pages without BOM; values of other encodings)
+  --json              Print the resolution, the meta tags and the header values as JSON
+  -h, --help          Show this help
+
+Examples:
+  robots meta page.html --agent googlebot
+  robots meta page.html --agent bingbot --policy bing --header "X-Robots-Tag: bingbot: noarchive" --json
+`;
+
+const POLICIES: readonly string[] = ["google", "bing", "yandex", "specific-overrides-generic"];
+
+interface MetaOptions {
+  file: string;
+  agents: string[];
+  headers: string[];
+  policy: DirectivePolicy;
+  now: number | undefined;
+  encoding: string | undefined;
+  json: boolean;
+}
+
+function parseMetaArgs(args: string[]): MetaOptions | "help" {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        agent: { type: "string", multiple: true },
+        header: { type: "string", multiple: true },
+        policy: { type: "string", default: "google" },
+        now: { type: "string" },
+        encoding: { type: "string" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    throw new CliError(`meta: ${(error as Error).message}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return "help";
+  if (positionals.length !== 1) throw new CliError(`meta: one HTML file is required (or "-" for standard input), got ${positionals.length}`);
+  if (values.agent === undefined || values.agent.length === 0) throw new CliError("meta: --agent NAME is required");
+  if (!POLICIES.includes(values.policy)) throw new CliError(`meta: --policy must be one of ${POLICIES.join(", ")}, got "${values.policy}"`);
+  const headers = (values.header ?? []).map((line) => {
+    const value = xRobotsTagFromLine(line);
+    if (value === undefined) throw new CliError(`meta: --header must be "X-Robots-Tag: VALUE", got "${line}"`);
+    return value;
+  });
+  let now: number | undefined;
+  if (values.now !== undefined) {
+    now = Date.parse(values.now);
+    if (Number.isNaN(now)) throw new CliError(`meta: --now must be an ISO 8601 date, got "${values.now}"`);
+  }
+  return {
+    file: positionals[0]!,
+    agents: values.agent,
+    headers,
+    policy: values.policy as DirectivePolicy,
+    now,
+    encoding: values.encoding,
+    json: values.json,
+  };
+}
+
+function readPage(file: string): Buffer {
+  try {
+    return readFileSync(file === "-" ? 0 : file);
+  } catch (error) {
+    throw new CliError(`meta: cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+function describeSource(source: DirectiveSource): string {
+  if (source.type === "header") return `X-Robots-Tag #${source.header + 1}`;
+  const place = [source.inHead ? "head" : "body", ...(source.inNoscript ? ["noscript"] : [])].join(", ");
+  return `meta "${source.name}" at byte ${source.offset} (${place})`;
+}
+
+const yesNo = (value: boolean) => (value ? "yes" : "no");
+
+/** The resolution as aligned text: one line per answer, its causes beside it. */
+function formatResolution(r: DirectiveResolution): string {
+  const causes = (field: string) =>
+    r.restrictions.filter((x) => x.field === field).map((x) => `${x.directive.text} [${describeSource(x.directive.source)}]`).join("; ");
+  const rows: [string, string, string][] = [
+    ["index", yesNo(r.index), causes("index")],
+    ["follow", yesNo(r.follow), causes("follow")],
+    ["snippet", yesNo(r.snippet), causes("snippet")],
+    ["max-snippet", r.maxSnippet === null ? "unlimited" : String(r.maxSnippet), causes("maxSnippet")],
+    ["max-image-preview", r.maxImagePreview, causes("maxImagePreview")],
+    ["max-video-preview", r.maxVideoPreview === null ? "unlimited" : String(r.maxVideoPreview), causes("maxVideoPreview")],
+    ["image-index", yesNo(r.imageIndex), causes("imageIndex")],
+    ["translate", yesNo(r.translate), causes("translate")],
+    ["archive", yesNo(r.archive), causes("archive")],
+    ["index-if-embedded", yesNo(r.indexIfEmbedded), ""],
+    ["unavailable-after", r.unavailableAfter === null ? "none" : `${r.unavailableAfter.toISOString()}${r.expired ? " (expired)" : ""}`, causes("unavailableAfter")],
+    ["ai", r.ai.directives.length === 0 ? "none" : [...new Set(r.ai.directives.map((d) => d.name))].join(", "), ""],
+  ];
+  const notes: [string, string][] = [
+    ...r.obsolete.map((d) => ["obsolete", `${d.text} [${describeSource(d.source)}]`] as [string, string]),
+    ...r.unknown.map((d) => ["unknown", `${d.text} [${describeSource(d.source)}]`] as [string, string]),
+    ...r.invalid.map((d) => ["invalid", `${d.text} (${d.problem}) [${describeSource(d.source)}]`] as [string, string]),
+    ...r.ignored.map((i) => ["ignored", `${i.directive.text} (${i.reason}) [${describeSource(i.directive.source)}]`] as [string, string]),
+  ];
+  const valueWidth = Math.max(...rows.map(([, value]) => value.length));
+  const lines = [`agents: ${r.agents.join(", ")}; policy: ${r.policy}`];
+  for (const [field, value, cause] of rows) lines.push(`${field.padEnd(18)}${cause ? `${value.padEnd(valueWidth)}  ${cause}` : value}`);
+  for (const [kind, text] of notes) lines.push(`${kind.padEnd(18)}${text}`);
+  return `${lines.join("\n")}\n`;
+}
+
+export async function runMeta(args: string[]): Promise<number> {
+  const options = parseMetaArgs(args);
+  if (options === "help") {
+    process.stdout.write(META_HELP);
+    return 0;
+  }
+  const html = readPage(options.file);
+  await init();
+  const page = IndexingDirectives.parse({ html, headers: options.headers }, { encoding: options.encoding });
+  const resolution = page.resolve(options.agents, { policy: options.policy, now: options.now });
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ resolution, metaTags: page.metaTags, headerValues: page.headerValues, input: page.input }, null, 2)}\n`);
+  } else {
+    process.stdout.write(formatResolution(resolution));
+  }
+  return 0;
+}

@@ -1,0 +1,110 @@
+/**
+ * Findings about groups: user-agent values that are cut, lines that do not split a run of
+ * user-agent lines, agents named in several groups, groups without rules.
+ */
+import { finding } from "./catalog.js";
+import type { LintInput } from "./input.js";
+import { KEY_NAMES, quote } from "./text.js";
+import type { LintFinding } from "./types.js";
+import { binaryToUtf8 } from "../reference/bytes.js";
+import type { GroupInfo, LineKind, UserAgentLine } from "../types.js";
+
+/** A crawler's product token inside a full user-agent string (`Mozilla/5.0 (compatible; Googlebot/2.1)`). */
+const BOT_TOKEN = /[A-Za-z_-]*bot[A-Za-z_-]*/i;
+
+function agentName(agent: UserAgentLine): string {
+  return agent.global ? "*" : agent.token;
+}
+
+function userAgentFinding(agent: UserAgentLine): LintFinding | undefined {
+  if (agent.global) {
+    return agent.value === "*" ? undefined : finding("user-agent-truncated", agent.line, `${quote(agent.value)} is read as \`*\`: everything after the * is ignored`, "write `User-agent: *`");
+  }
+  if (agent.token === "") {
+    return finding("user-agent-no-name", agent.line, `${quote(agent.value)} is read as an empty name (it does not start with a letter, _ or -), so it matches no crawler`, "write the crawler's product token (`User-agent: Googlebot`) or `User-agent: *`");
+  }
+  if (agent.token === agent.value) return undefined;
+  const rest = agent.value.slice(agent.token.length);
+  const inside = BOT_TOKEN.exec(rest)?.[0];
+  let fix: string;
+  if (/^[\s/*]/.test(rest)) {
+    // A version, a comment or a wildcard after the name: the name is what counts.
+    fix = /[\s(;]/.test(agent.value) && inside !== undefined ? `write only the crawler's product token: \`User-agent: ${inside}\`` : `write \`User-agent: ${agent.token}\``;
+  } else {
+    fix = `Google's parser cannot match a name with "${rest[0]}" in it; keep the line only for that crawler's own parser`;
+  }
+  return finding("user-agent-truncated", agent.line, `${quote(agent.value)} is read as \`${agent.token}\`: a name ends at the first character outside [a-zA-Z_-], so Google's parser applies this group to \`${agent.token}\` only`, fix);
+}
+
+/** Kinds of line that do not belong between two user-agent lines of a group. */
+const NON_GROUP_KINDS: ReadonlySet<LineKind> = new Set(["sitemap", "ignored-record", "unknown", "invalid"]);
+
+/** A line between consecutive user-agent lines of a group that makes the run look split. */
+function gapFindings(input: LintInput, group: GroupInfo): LintFinding[] {
+  const found: LintFinding[] = [];
+  const agents = group.userAgents;
+  for (let i = 1; i < agents.length; i++) {
+    const before = agents[i - 1];
+    const after = agents[i];
+    const between = input.robots.lines.slice(before.line, after.line - 1);
+    const shared = `${quote(agentName(before))} (line ${before.line}) and ${quote(agentName(after))} (line ${after.line}) share one group and the rules after line ${after.line}`;
+    const other = between.find((line) => NON_GROUP_KINDS.has(line.kind));
+    if (other !== undefined) {
+      const key = binaryToUtf8(input.source[other.line - 1].parsed.key);
+      const what = other.kind === "invalid" ? "this line" : (KEY_NAMES[key.toLowerCase()] ?? quote(key));
+      found.push(finding("line-between-user-agents", other.line, `${what} does not end the user-agent run: ${shared}`, `if ${quote(agentName(before))} needs rules of its own, put them before line ${after.line}; else move this line below the group's rules`));
+      continue;
+    }
+    const blank = between.find((line) => line.kind === "empty");
+    if (blank !== undefined) {
+      found.push(finding("blank-line-between-user-agents", blank.line, `a blank line does not end a group: ${shared}`, `if ${quote(agentName(before))} should have no rules, give it \`Allow: /\` before line ${after.line}; else remove the blank line`));
+    }
+  }
+  return found;
+}
+
+/** Agents named again in a later group: the groups merge. */
+function repeatFindings(groups: readonly GroupInfo[]): LintFinding[] {
+  const firstGroup = new Map<string, { group: number; line: number }>();
+  const found: LintFinding[] = [];
+  for (const group of groups) {
+    for (const agent of group.userAgents) {
+      const name = agentName(agent);
+      if (name === "") continue;
+      const key = name.toLowerCase();
+      const first = firstGroup.get(key);
+      if (first === undefined) firstGroup.set(key, { group: group.index, line: agent.line });
+      else if (first.group !== group.index) {
+        found.push(finding("agent-in-several-groups", agent.line, `${quote(name)} is also named at line ${first.line}: Google merges both groups' rules, some crawlers read only the first group`, `put all rules for ${quote(name)} in one group`));
+      }
+    }
+  }
+  return found;
+}
+
+function emptyGroupFinding(group: GroupInfo, hasGlobal: boolean): LintFinding | undefined {
+  if (group.ruleLines > 0 || group.userAgents.length === 0) return undefined;
+  const names = group.userAgents.map(agentName).join(", ");
+  const global = group.userAgents.some((agent) => agent.global);
+  const fallback = !global && hasGlobal ? ", and the * group does not apply to them" : "";
+  return finding("empty-group", group.userAgents[0].line, `the group of ${quote(names)} has no rules: they may crawl everything${fallback}`, "add rules (`Allow: /` says it explicitly), or remove the group");
+}
+
+export function groupFindings(input: LintInput): LintFinding[] {
+  const { groups } = input.robots;
+  if (groups.length === 0) {
+    return input.html ? [] : [finding("no-groups", 1, "there is no User-agent line, so every URL is allowed for every crawler", "start the rules with `User-agent: *`")];
+  }
+  const hasGlobal = groups.some((group) => group.userAgents.some((agent) => agent.global));
+  const found: LintFinding[] = [];
+  for (const group of groups) {
+    for (const agent of group.userAgents) {
+      const problem = userAgentFinding(agent);
+      if (problem !== undefined) found.push(problem);
+    }
+    found.push(...gapFindings(input, group));
+    const empty = emptyGroupFinding(group, hasGlobal);
+    if (empty !== undefined) found.push(empty);
+  }
+  return [...found, ...repeatFindings(groups)];
+}

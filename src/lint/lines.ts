@@ -1,0 +1,124 @@
+/**
+ * Findings about single lines: keys (typos, missing colons, unknown keys), rules (outside any
+ * group, paths without a leading slash, empty disallows), ignored records and long lines.
+ */
+import { finding } from "./catalog.js";
+import type { LintInput } from "./input.js";
+import type { SourceLine } from "./source.js";
+import { closestKey, KEY_NAMES, lineContent, quote } from "./text.js";
+import type { LintFinding } from "./types.js";
+import { asciiLower, binaryToUtf8 } from "../reference/bytes.js";
+import { classifyKey } from "../reference/keys.js";
+import type { LineInfo } from "../types.js";
+
+/** What Google reads of a line in the `google` profile (robots.cc `kMaxLineLen`, one byte for the C terminator). */
+const GOOGLE_LINE_LIMIT = "16,663";
+
+/** Why crawlers ignore, or read, each known record other than the four directives. */
+const IGNORED_RECORD_NOTES: Readonly<Record<string, { message: string; fix: string }>> = {
+  "crawl-delay": { message: "Google ignores Crawl-delay; Bing, Yandex and others read it", fix: "keep it for those crawlers; set Google's crawl rate in Search Console" },
+  "request-rate": { message: "Request-rate is an old extension that few crawlers read", fix: "use Crawl-delay for crawlers that honour a rate, or remove it" },
+  "visit-time": { message: "Visit-time is an old extension that few crawlers read", fix: "remove it unless a crawler you care about reads it" },
+  host: { message: "Host was read by Yandex only, which no longer does", fix: "remove it; redirect other host names to the main one instead" },
+  "clean-param": { message: "Clean-param is read by Yandex only", fix: "keep it for Yandex; use canonical links for other search engines" },
+  "content-signal": { message: "Content-Signal states AI usage preferences, a draft that only some crawlers read", fix: "keep it if you mean it; it does not block crawling" },
+  "content-usage": { message: "Content-Usage states AI usage preferences, a draft that only some crawlers read", fix: "keep it if you mean it; it does not block crawling" },
+  noindex: { message: "Noindex is not a robots.txt rule (Google stopped reading it in 2019)", fix: 'use a `<meta name="robots" content="noindex">` tag or an X-Robots-Tag header' },
+  nofollow: { message: "Nofollow is not a robots.txt rule", fix: 'use a `<meta name="robots" content="nofollow">` tag or rel="nofollow" links' },
+  noarchive: { message: "Noarchive is not a robots.txt rule", fix: 'use a `<meta name="robots" content="noarchive">` tag or an X-Robots-Tag header' },
+};
+
+/** The rule lines of each group, to tell whether an empty Disallow stands alone. */
+function ruleLinesOfGroupAt(input: LintInput): (line: number) => number {
+  const starts = input.robots.groups.map((group) => ({ start: group.userAgents[0]?.line ?? 0, rules: group.ruleLines }));
+  return (line) => {
+    let rules = 0;
+    for (const group of starts) if (group.start < line) rules = group.rules;
+    return rules;
+  };
+}
+
+function keyFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFinding[] {
+  const found: LintFinding[] = [];
+  const { kind, key, value } = line.parsed;
+  const directive = KEY_NAMES[kind];
+  // Decoded only for a finding: most lines have none.
+  const written = (): string => binaryToUtf8(key);
+  if (directive !== undefined && (info.typo || asciiLower(key) !== kind)) {
+    const how = info.typo ? "an accepted misspelling" : "a key that starts with the right one";
+    found.push(finding("typo", info.line, `${quote(written())} is read as ${directive} by Google (${how}); other crawlers ignore the line`, `write \`${directive}: ${binaryToUtf8(value)}\``));
+  }
+  // In an HTML page every `<tag attribute>` looks like a key without a colon: one html-body finding says it all.
+  if (info.missingColon && !(input.html && kind === "unknown")) {
+    const name = directive ?? KEY_NAMES[asciiLower(key)] ?? written();
+    found.push(finding("missing-colon", info.line, `no colon after ${quote(written())}: Google accepts "key value", RFC 9309 and most crawlers need "key: value"`, `write \`${name}: ${binaryToUtf8(value)}\``));
+  }
+  return found;
+}
+
+function ruleFindings(info: LineInfo, line: SourceLine, groupRules: (line: number) => number): LintFinding[] {
+  const { kind, value } = line.parsed;
+  const name = KEY_NAMES[kind];
+  if (info.outsideGroup) {
+    return [finding("rule-outside-group", info.line, `${quote(`${name}: ${binaryToUtf8(value)}`)} comes before any User-agent line, so no crawler reads it`, "add `User-agent: *` (or the crawler's name) above it")];
+  }
+  if (value !== "" && !value.startsWith("/") && !value.startsWith("*")) {
+    const pattern = binaryToUtf8(value);
+    const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*(.*)$/is.exec(pattern);
+    const path = url === null ? `/${pattern}` : url[1] === "" ? "/" : url[1];
+    return [finding("pattern-without-slash", info.line, `${quote(pattern)} starts with neither / nor *, so it matches no URL (paths start with /)`, `write \`${name}: ${path}\``)];
+  }
+  if (kind === "disallow" && value === "" && groupRules(info.line) > 1) {
+    return [finding("empty-disallow", info.line, "an empty Disallow does nothing in a group that has other rules", "delete it (or write `Disallow: /` to block everything)")];
+  }
+  return [];
+}
+
+/** A key with stray bytes before a directive: a second or mis-encoded BOM (`\uFEFFUser-agent`). */
+function garbledDirective(line: SourceLine): string | undefined {
+  const stripped = line.parsed.key.replace(/^[\u0080-\u00ff]+/, "");
+  if (stripped === line.parsed.key) return undefined;
+  const { kind } = classifyKey(stripped);
+  return kind === "ignored-record" || kind === "unknown" ? undefined : KEY_NAMES[kind];
+}
+
+function unknownKeyFinding(info: LineInfo, line: SourceLine): LintFinding {
+  const written = binaryToUtf8(line.parsed.key);
+  const directive = garbledDirective(line);
+  if (directive !== undefined) {
+    return finding("bom-in-key", info.line, `${quote(written)} starts with invisible bytes (a mis-encoded byte-order mark), so this ${directive} line is ignored`, `delete the bytes before ${directive} and save the file as UTF-8 without a BOM`);
+  }
+  const suggestion = closestKey(written);
+  const fix = suggestion === undefined ? "delete the line or make it a comment (# ...)" : `did you mean ${KEY_NAMES[suggestion]}? write \`${KEY_NAMES[suggestion]}: ${binaryToUtf8(line.parsed.value)}\``;
+  return finding("unknown-key", info.line, `unknown key ${quote(written)}: no crawler reads it, the line is ignored`, fix);
+}
+
+function otherFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFinding[] {
+  switch (info.kind) {
+    case "unknown":
+      return input.html ? [] : [unknownKeyFinding(info, line)];
+    case "invalid":
+      return input.html ? [] : [finding("invalid-line", info.line, `not a "key: value" record, ignored: ${quote(lineContent(line))}`, "make it a comment (# ...) or write it as `key: value`")];
+    case "ignored-record": {
+      const note = IGNORED_RECORD_NOTES[asciiLower(line.parsed.key)];
+      return note === undefined ? [] : [finding("ignored-record", info.line, note.message, note.fix)];
+    }
+    default:
+      return [];
+  }
+}
+
+export function lineFindings(input: LintInput): LintFinding[] {
+  const groupRules = ruleLinesOfGroupAt(input);
+  const found: LintFinding[] = [];
+  input.robots.lines.forEach((info, i) => {
+    const line = input.source[i];
+    if (info.tooLong) {
+      found.push(finding("line-too-long", info.line, `the line is ${line.raw.length.toLocaleString("en-US")} bytes; Google reads only the first ${GOOGLE_LINE_LIMIT}, the rest is dropped`, "shorten it (split a long pattern into several rules)"));
+    }
+    found.push(...keyFindings(info, line, input));
+    if (info.kind === "allow" || info.kind === "disallow") found.push(...ruleFindings(info, line, groupRules));
+    else found.push(...otherFindings(info, line, input));
+  });
+  return found;
+}

@@ -1,0 +1,243 @@
+/**
+ * The `robots` commands as a real subprocess (build first: `npm run build`): explain, lint,
+ * allowed, check's formats, help, errors and exit codes, and what a terminal sees (progress,
+ * colour) through a pseudo-terminal.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { robots, robotsOnTerminal, root } from "./support/cli.js";
+import { reference } from "./support/implementations.js";
+
+const work = mkdtempSync(join(tmpdir(), "robots-cli-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A file with the Crawl-delay pitfall (FooBot shares the * group) and a second foobot group. */
+const EXPLAIN_FILE = join(work, "robots.txt");
+writeFileSync(
+  EXPLAIN_FILE,
+  ["User-agent: FooBot/2.1", "Crawl-delay: 5", "User-agent: *", "Disallow: /", "Allow: /public", "Disallow: /public/private", "", "User-agent: foobot", "Disallow: /public", ""].join("\n"),
+);
+const lintFixture = (name: string): string => `test/fixtures/lint/${name}`;
+const ESC = "\x1b[";
+
+describe("robots explain", () => {
+  it("prints the verdict, the deciding rule in context, the merged groups and why, and the rules that lost", () => {
+    const { code, stdout, stderr } = robots(["explain", EXPLAIN_FILE, "http://a.com/public/x", "--agent", "foobot"]);
+    expect(code).toBe(0);
+    expect(stderr).toBe("");
+    expect(stdout).toBe(
+      [
+        "allowed: http://a.com/public/x",
+        "  for foobot (google profile)",
+        "",
+        "Decided by line 5: Allow /public (priority 7)",
+        "    3 | User-agent: *",
+        "    4 | Disallow: /",
+        "  > 5 | Allow: /public",
+        "    6 | Disallow: /public/private",
+        "    7 | ",
+        "",
+        "Groups:",
+        "  the groups at lines 1 and 8 name foobot, merged: 4 rules",
+        '    line 1: "User-agent: FooBot/2.1", read as "FooBot"',
+        '    line 8: "User-agent: foobot"',
+        '  shared with "*" (line 3): a run of user-agent lines is one group',
+        "",
+        "Also matched, but lost:",
+        "  line 9: Disallow /public (priority 7): same priority: allow wins a tie",
+        "  line 4: Disallow / (priority 1): shorter than the winner (1 < 7)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("says when the * group applies (global fallback), when it is ignored, and when nothing applies", () => {
+    const fallback = robots(["explain", EXPLAIN_FILE, "http://a.com/x", "--agent", "Other", "--context", "0"]).stdout;
+    expect(fallback).toContain("disallowed: http://a.com/x\n");
+    expect(fallback).toContain("Decided by line 4: Disallow / (priority 1)\n  > 4 | Disallow: /\n");
+    expect(fallback).toContain("no group names Other, so the group at line 1 for * applies (the global fallback): 3 rules");
+    const file = join(work, "two-groups.txt");
+    writeFileSync(file, "User-agent: *\nDisallow: /\n\nUser-agent: quxbot\nDisallow:\n");
+    const ignored = robots(["explain", file, "/x", "--agent", "QuxBot"]).stdout;
+    expect(ignored).toContain("Decided by line 5: Disallow (empty) (priority 0: an empty pattern never disallows)");
+    expect(ignored).toContain("the group at line 1 for * does not apply, because a group names the agent");
+    writeFileSync(file, "User-agent: a\nDisallow: /\n");
+    const nothing = robots(["explain", file, "/x", "--agent", "b"]).stdout;
+    expect(nothing).toContain("No rule matched, so the URL is allowed.");
+    expect(nothing).toContain("no group names b and there is no * group: every URL is allowed");
+  });
+
+  it("gives the same facts as JSON, and as the library does", () => {
+    const { code, stdout } = robots(["explain", "--json", EXPLAIN_FILE, "http://a.com/public/private/x", "--agent", "other"]);
+    expect(code).toBe(0);
+    const details = JSON.parse(stdout);
+    const oracle = reference.parse(readFileSync(EXPLAIN_FILE));
+    expect(details).toMatchObject({ allowed: false, line: 6, scope: "global", agents: ["other"], ignoredGlobalGroups: [] });
+    expect(details.rule).toEqual(oracle.matchingRules("http://a.com/public/private/x", "other")[0]);
+    expect(details.groups).toEqual([oracle.groups[0]]);
+    expect(details.lost.map((rule: { line: number; reason: string }) => [rule.line, rule.reason])).toEqual([
+      [5, "shorter than the winner (7 < 15)"],
+      [4, "shorter than the winner (1 < 15)"],
+    ]);
+  });
+});
+
+describe("robots lint", () => {
+  it("prints each finding with file:line, severity, message, code, the line and a fix, then the agents; exit 0 without errors", () => {
+    const { code, stdout } = robots(["lint", lintFixture("typo.txt")]);
+    expect(code).toBe(0);
+    expect(stdout).toBe(
+      [
+        "test/fixtures/lint/typo.txt:2: warning: `Disalow` is read as Disallow by Google (an accepted misspelling); other crawlers ignore the line [typo]",
+        "  2 | Disalow: /private/",
+        "      fix: write `Disallow: /private/`",
+        "",
+        "Agents",
+        "  * (every other agent): the group at line 1, 1 rule",
+        "",
+        "0 errors, 1 warning, 0 info",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("exits 0 when clean, 1 on warnings with --strict, 2 on errors", () => {
+    const clean = robots(["lint", "--strict", lintFixture("clean.txt")]);
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain("0 errors, 0 warnings, 0 info\n");
+    expect(clean.stdout).toContain("  Googlebot: the group at line 2, 2 rules\n");
+    expect(robots(["lint", "--strict", lintFixture("typo.txt")]).code).toBe(1);
+    expect(robots(["lint", lintFixture("ignored-record.txt"), "--strict"]).code).toBe(0); // info only
+    expect(robots(["lint", lintFixture("rule-outside-group.txt")]).code).toBe(2);
+  });
+
+  it("prints the library's report with --json, reads standard input with -, and honours --max-bytes", () => {
+    const body = readFileSync(`${root}${lintFixture("line-between-user-agents.txt")}`);
+    const { code, stdout } = robots(["lint", "--json", "-"], body);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual(reference.parse(body, { keepSource: true }).lint());
+    const cut = JSON.parse(robots(["lint", "--json", "--max-bytes", "34", lintFixture("size-limit.txt")]).stdout);
+    expect(cut.findings.map((finding: { code: string }) => finding.code)).toEqual(["size-limit"]);
+  });
+});
+
+describe("robots allowed", () => {
+  it("exits 0 when allowed and 1 when disallowed, with Google's robots binary's line", () => {
+    const yes = robots(["allowed", EXPLAIN_FILE, "Other", "http://a.com/public/x"]);
+    expect(yes).toEqual({ code: 0, stdout: "user-agent 'Other' with URI 'http://a.com/public/x': ALLOWED\n", stderr: "" });
+    const no = robots(["allowed", EXPLAIN_FILE, "FooBot", "http://a.com/private"]);
+    expect(no).toEqual({ code: 1, stdout: "user-agent 'FooBot' with URI 'http://a.com/private': DISALLOWED\n", stderr: "" });
+    expect(robots(["allowed", "-q", EXPLAIN_FILE, "FooBot", "http://a.com/private"])).toEqual({ code: 1, stdout: "", stderr: "" });
+    expect(robots(["allowed", "--profile", "rfc9309", "-", "x", "http://a.com/robots.txt"], "User-agent: *\nDisallow: /\n").code).toBe(0);
+    expect(robots(["allowed", "-", "x", "http://a.com/robots.txt"], "User-agent: *\nDisallow: /\n").code).toBe(1);
+  });
+});
+
+describe("robots check output formats", () => {
+  const urls = "http://a.com/public/x\nhttp://a.com/x\nhttp://a.com/public/private/y\n";
+
+  it("prints JSON lines, the matching rule's text on request, or only the counts", () => {
+    const jsonl = robots(["check", "--robots", EXPLAIN_FILE, "--agent", "other", "--format", "jsonl", "--rule", "-q"], urls);
+    expect(jsonl.code).toBe(0);
+    expect(jsonl.stdout.trimEnd().split("\n").map((line) => JSON.parse(line))).toEqual([
+      { url: "http://a.com/public/x", allowed: true, line: 5, rule: "Allow: /public" },
+      { url: "http://a.com/x", allowed: false, line: 4, rule: "Disallow: /" },
+      { url: "http://a.com/public/private/y", allowed: false, line: 6, rule: "Disallow: /public/private" },
+    ]);
+    const tsv = robots(["check", "--robots", EXPLAIN_FILE, "--agent", "other", "--rule", "-q"], `${urls}http://b.com/public\n`);
+    expect(tsv.stdout.split("\n")[0]).toBe("allowed\thttp://a.com/public/x\t5\tAllow: /public");
+    expect(robots(["check", "--robots", "-", "--agent", "x", "--rule", "-q", join(work, "none.txt")], "").code).toBe(2);
+    const counts = robots(["check", "--robots", EXPLAIN_FILE, "--agent", "other", "--count", "-q"], urls);
+    expect(counts).toEqual({ code: 0, stdout: "allowed\t1\ndisallowed\t2\n", stderr: "" });
+    const jsonCounts = robots(["check", "--robots", EXPLAIN_FILE, "--agent", "other", "--count", "--format", "jsonl", "-q"], urls);
+    expect(JSON.parse(jsonCounts.stdout)).toEqual({ urls: 3, allowed: 1, disallowed: 2 });
+  });
+
+  it("draws no progress line when standard error is not a terminal: only the summary", () => {
+    const { stderr } = robots(["check", "--robots", EXPLAIN_FILE, "--agent", "other", "examples/urls.txt"]);
+    expect(stderr).toMatch(/^robots check: \d+ URLs, \d+ allowed, \d+ disallowed in [\d.]+ s \([\d,]+ URLs\/s\)\n$/);
+    expect(stderr).not.toContain("\r");
+    expect(stderr).not.toContain(ESC);
+  });
+});
+
+describe("robots check --workers", () => {
+  it("prints exactly what one thread prints, in input order: a file, and standard input in many batches", () => {
+    const args = ["check", "--robots", "examples/robots.txt", "--agent", "Bingbot", "-q"];
+    const single = robots([...args, "examples/urls.txt"]);
+    expect(single.stdout.split("\n")).toHaveLength(20_001);
+    expect(robots([...args, "--workers", "2", "examples/urls.txt"])).toEqual(single);
+    // 100,000 URLs arrive through a pipe in small chunks: many batches, CRLF, no final line end.
+    const paths = ["static/a.css", "news/archive/x", "de/suche?q=1", "ok"];
+    const urls = Array.from({ length: 100_000 }, (_, i) => `https://www.example.com/${paths[i % 4]}/${i}`).join("\r\n");
+    const expected = robots([...args, "--format", "jsonl", "--rule", "-"], urls);
+    expect(expected.stdout.split("\n")).toHaveLength(100_001);
+    expect(robots([...args, "--format", "jsonl", "--rule", "--workers", "3", "-"], urls)).toEqual(expected);
+  });
+});
+
+describe("on a terminal", () => {
+  it("draws a progress line on standard error (URLs, URLs/s, bar and ETA for a file), then clears it for the summary", () => {
+    const out = join(work, "out.tsv");
+    const { code, stdout } = robotsOnTerminal(["check", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"], process.env, `> ${out}`);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\r\x1b\[Krobots check: [\d,]+ URLs, [\d,]+ URLs\/s \[[#.]{20}\] \d+%, ETA \d+(m\d\d)?s/);
+    // The progress line is cleared, and the summary takes its place.
+    expect(stdout).toMatch(/URLs\/s[^\n]*\r\x1b\[Krobots check: 20000 URLs, \d+ allowed, \d+ disallowed in [\d.]+ s/);
+    expect(readFileSync(out, "utf8").split("\n")).toHaveLength(20_001);
+    const quiet = robotsOnTerminal(["check", "-q", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"], process.env, "> /dev/null");
+    expect(quiet.stdout).toBe("");
+  });
+
+  it("colours the lint report and the verdict, except with NO_COLOR", () => {
+    const coloured = robotsOnTerminal(["lint", lintFixture("typo.txt")], { ...process.env, NO_COLOR: "", TERM: "xterm" });
+    expect(coloured.stdout).toContain(`${ESC}33mwarning${ESC}39m`);
+    expect(robotsOnTerminal(["explain", EXPLAIN_FILE, "/x", "--agent", "a"], { ...process.env, NO_COLOR: "", TERM: "xterm" }).stdout).toContain(`${ESC}31mdisallowed`);
+    const plain = robotsOnTerminal(["lint", lintFixture("typo.txt")], { ...process.env, NO_COLOR: "1", TERM: "xterm" });
+    expect(plain.stdout).toContain("warning");
+    expect(plain.stdout).not.toContain(ESC);
+  });
+});
+
+describe("help, version and errors", () => {
+  it.each(["check", "explain", "lint", "allowed"])("robots %s --help shows usage and examples (also as robots help %s)", (command) => {
+    const help = robots([command, "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(new RegExp(`^Usage: robots ${command} `));
+    expect(help.stdout).toContain("\nExamples:\n");
+    expect(robots(["help", command]).stdout).toBe(help.stdout);
+    expect(robots(["--help"]).stdout).toMatch(new RegExp(`\n  ${command} +\\S`));
+  });
+
+  it.each([
+    [["lint"], /^robots: lint: FILE is required \(usage: robots lint FILE\)$/],
+    [["lint", "nope.txt"], /^robots: lint: cannot read robots.txt "nope.txt": ENOENT$/],
+    [["lint", "a", "b"], /^robots: lint: unexpected argument "b"/],
+    [["lint", "--colour", "x"], /^robots: lint: Unknown option '--colour'/],
+    [["explain", EXPLAIN_FILE, "/x"], /^robots: explain: --agent NAME is required$/],
+    [["explain", EXPLAIN_FILE, "--agent", "x"], /^robots: explain: URL is required/],
+    [["explain", EXPLAIN_FILE, "/x", "--agent", "x", "--context", "-1"], /ambiguous/],
+    [["explain", EXPLAIN_FILE, "/x", "--agent", "x", "--context=-1"], /--context must be a non-negative integer/],
+    [["explain", "nope.txt", "/x", "--agent", "x"], /cannot read robots.txt "nope.txt": ENOENT/],
+    [["allowed", EXPLAIN_FILE, "Googlebot"], /^robots: allowed: URL is required/],
+    [["allowed", "nope.txt", "a", "/"], /cannot read robots.txt "nope.txt": ENOENT/],
+    [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--format", "csv"], /--format must be tsv or jsonl/],
+    [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--workers", "0"], /--workers must be a positive integer/],
+    [["check", "--robots", "-", "--agent", "x"], /cannot both come from standard input/],
+    [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "test"], /cannot read URLs from "test": EISDIR/],
+    [["help", "frobnicate"], /unknown command "frobnicate"/],
+  ])("%j fails with one line on stderr and exit code 2", (args, message) => {
+    const { code, stdout, stderr } = robots(args, "");
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(stderr.trimEnd()).toMatch(message);
+  });
+
+  it("shows the stack trace only with --debug", () => {
+    expect(robots(["lint", "nope.txt"]).stderr).not.toMatch(/\n\s+at /);
+    expect(robots(["lint", "nope.txt", "--debug"]).stderr).toMatch(/CliError: lint: cannot read robots.txt[^\n]*\n\s+at /);
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * The linter (robots-txt.md section 5): one fixture per finding (test/fixtures/lint, see its
+ * README) against every implementation, the report's shape, and the whole real-world corpus
+ * linted without a crash, with the same report from the WASM engine and the reference and the
+ * findings counted by kind.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { LINT_CODES } from "../src/lint/index.js";
+import type { LintCode, LintReport, ParseOptions } from "../src/types.js";
+import { corpusBody, corpusEntries, fixturesDir } from "./support/fixtures.js";
+import { implementations, reference, wasmImplementations, type Implementation } from "./support/implementations.js";
+
+const lintDir = join(fixturesDir, "lint");
+
+/** Each fixture and every finding it must produce (line:code), in report order. */
+const FIXTURES: Record<string, { findings: string[]; options?: ParseOptions }> = {
+  "clean.txt": { findings: [] },
+  "rule-outside-group.txt": { findings: ["1:rule-outside-group"] },
+  "pattern-without-slash.txt": { findings: ["2:pattern-without-slash", "3:pattern-without-slash"] },
+  "empty-disallow.txt": { findings: ["2:empty-disallow"] },
+  "user-agent-truncated.txt": { findings: ["1:user-agent-truncated"] },
+  "user-agent-no-name.txt": { findings: ["1:user-agent-no-name"] },
+  "line-between-user-agents.txt": { findings: ["2:ignored-record", "2:line-between-user-agents"] },
+  "blank-line-between-user-agents.txt": { findings: ["2:blank-line-between-user-agents"] },
+  "agent-in-several-groups.txt": { findings: ["7:agent-in-several-groups"] },
+  "empty-group.txt": { findings: ["4:empty-group"] },
+  "no-groups.txt": { findings: ["1:no-groups"] },
+  "typo.txt": { findings: ["2:typo"] },
+  "missing-colon.txt": { findings: ["1:missing-colon"] },
+  "unknown-key.txt": { findings: ["3:unknown-key"] },
+  "invalid-line.txt": { findings: ["3:invalid-line"] },
+  "ignored-record.txt": { findings: ["3:ignored-record"] },
+  "sitemap-not-absolute.txt": { findings: ["3:sitemap-not-absolute"] },
+  "crawl-delay-not-number.txt": { findings: ["3:ignored-record", "3:crawl-delay-not-number"] },
+  "size-limit.txt": { findings: ["3:size-limit"], options: { maxBytes: 34 } },
+  "line-too-long.txt": { findings: ["2:line-too-long"] },
+  "html-body.txt": { findings: ["1:html-body"] },
+  "bom.txt": { findings: ["1:bom"] },
+  "bom-in-key.txt": { findings: ["1:bom-in-key", "1:no-groups", "2:rule-outside-group"] },
+  "invalid-utf8.txt": { findings: ["2:invalid-utf8"] },
+  "utf-16.txt": { findings: ["1:utf-16"] },
+};
+
+function lintFile(impl: Implementation, file: string, options?: ParseOptions): LintReport {
+  return lintBody(impl, readFileSync(join(lintDir, file)), options);
+}
+
+function lintBody(impl: Implementation, body: Uint8Array, options?: ParseOptions): LintReport {
+  const robots = impl.parse(body, { ...options, keepSource: true });
+  try {
+    return robots.lint();
+  } finally {
+    robots.dispose();
+  }
+}
+
+describe("lint fixtures", () => {
+  it("cover every finding code, each in the file named after it", () => {
+    const codes = Object.keys(LINT_CODES) as LintCode[];
+    for (const code of codes) {
+      expect(FIXTURES[`${code}.txt`]?.findings.some((finding) => finding.endsWith(`:${code}`)), code).toBe(true);
+    }
+    expect(Object.keys(FIXTURES).length).toBe(codes.length + 1); // + clean.txt
+  });
+});
+
+describe.each(implementations)("$name lints (robots-txt.md section 5)", (impl) => {
+  it.each(Object.entries(FIXTURES))("%s", (file, { findings, options }) => {
+    const report = lintFile(impl, file, options);
+    expect(report.findings.map((finding) => `${finding.line}:${finding.code}`)).toEqual(findings);
+    for (const finding of report.findings) {
+      expect(finding.severity).toBe(LINT_CODES[finding.code].severity);
+      // One line each, something to say and something to do.
+      expect(finding.message).toMatch(/^[^\n]{10,}$/);
+      expect(finding.fix).toMatch(/^[^\n]{5,}$/);
+    }
+    const counts = { error: 0, warning: 0, info: 0 };
+    for (const finding of report.findings) counts[finding.severity]++;
+    expect(report.counts).toEqual(counts);
+  });
+
+  it("says what is wrong and how to fix it, with the values as written", () => {
+    const findings = (file: string) => lintFile(impl, file).findings;
+    expect(findings("user-agent-truncated.txt")[0]).toMatchObject({
+      severity: "warning",
+      message: expect.stringContaining("is read as `Mozilla`"),
+      fix: "write only the crawler's product token: `User-agent: Googlebot`",
+    });
+    expect(findings("pattern-without-slash.txt").map((finding) => finding.fix)).toEqual(["write `Disallow: /private/`", "write `Allow: /public`"]);
+    expect(findings("line-between-user-agents.txt")[1].message).toBe(
+      "Crawl-delay does not end the user-agent run: `FooBot` (line 1) and `*` (line 3) share one group and the rules after line 3",
+    );
+    expect(findings("unknown-key.txt")[0].fix).toBe("did you mean Disallow? write `Disallow: /tmp/`");
+    expect(findings("typo.txt")[0].fix).toBe("write `Disallow: /private/`");
+    expect(findings("crawl-delay-not-number.txt")[1].fix).toBe("write `Crawl-delay: 10`");
+    expect(findings("sitemap-not-absolute.txt")[0].fix).toBe("write the full URL: `Sitemap: https://example.com/sitemap.xml`");
+    expect(findings("invalid-utf8.txt")[0].message).toContain("(and 1 more line)");
+  });
+
+  it("summarises what each agent gets: its groups (merged), rules and crawl-delay", () => {
+    const robots = impl.parse("User-agent: FooBot/2.1\nCrawl-delay: 5\nUser-agent: *\nDisallow: /\nAllow: /a\n\nUser-agent: foobot\nDisallow: /b\n\nUser-agent: quxbot\n", { keepSource: true });
+    expect(robots.lint().agents).toEqual([
+      { agent: "FooBot", scope: "specific", groups: [{ index: 0, line: 1 }, { index: 1, line: 7 }], rules: 3, crawlDelay: 5 },
+      { agent: "quxbot", scope: "specific", groups: [{ index: 2, line: 10 }], rules: 0 },
+      { agent: "*", scope: "global", groups: [{ index: 0, line: 1 }], rules: 2, crawlDelay: 5 },
+    ]);
+    expect(impl.parse("Disallow: /x\n", { keepSource: true }).lint().agents).toEqual([{ agent: "*", scope: "global", groups: [], rules: 0 }]);
+  });
+
+  it("needs the source: without keepSource lint() throws ROBOTS_ERR_NO_SOURCE, and keepSource must be a boolean", () => {
+    expect(() => impl.parse("User-agent: *\n").lint()).toThrow(expect.objectContaining({ code: "ROBOTS_ERR_NO_SOURCE" }));
+    expect(() => impl.parse("", { keepSource: "yes" as unknown as boolean })).toThrow(expect.objectContaining({ code: "ROBOTS_ERR_INVALID_OPTION" }));
+    const robots = impl.parse("User-agent: *\n", { keepSource: true });
+    robots.dispose();
+    expect(() => robots.lint()).toThrow(expect.objectContaining({ code: "ROBOTS_ERR_DISPOSED" }));
+  });
+
+  it("lints what was parsed: the copy is not affected by later changes to the caller's bytes", () => {
+    const body = new TextEncoder().encode("User-agent: *\nDisallow: /a\n");
+    const robots = impl.parse(body, { keepSource: true });
+    body.fill(0x3c); // "<<<<": would look like garbage if the linter read the caller's buffer
+    expect(robots.lint().findings).toEqual([]);
+  });
+
+  it("reads the line limit of the profile: rfc9309 keeps long lines whole", () => {
+    const body = readFileSync(join(lintDir, "line-too-long.txt"));
+    expect(impl.parse(body, { keepSource: true, profile: "rfc9309" }).lint().findings).toEqual([]);
+  });
+});
+
+describe("the real-world corpus", () => {
+  const entries = corpusEntries();
+
+  it("lints every file without a crash, with the same report from every implementation; findings counted by kind", () => {
+    const counts = new Map<string, { findings: number; files: number }>();
+    const mismatches: string[] = [];
+    for (const entry of entries) {
+      const body = corpusBody(entry);
+      const expected = reference.parse(body, { keepSource: true }).lint();
+      for (const impl of wasmImplementations) {
+        if (JSON.stringify(lintBody(impl, body)) !== JSON.stringify(expected)) mismatches.push(`${entry.id} (${impl.name})`);
+      }
+      // The other profile, without the size limit: the large files whole, long lines kept.
+      const whole: ParseOptions = { profile: "rfc9309", maxBytes: Infinity };
+      if (JSON.stringify(lintBody(wasmImplementations[0], body, whole)) !== JSON.stringify(lintBody(reference, body, whole))) {
+        mismatches.push(`${entry.id} (rfc9309, no limit)`);
+      }
+      const seen = new Set<string>();
+      for (const { code } of expected.findings) {
+        const row = counts.get(code) ?? { findings: 0, files: 0 };
+        row.findings++;
+        if (!seen.has(code)) row.files++;
+        seen.add(code);
+        counts.set(code, row);
+      }
+      // Error pages served as robots.txt (HTML, and one XML error of a storage service) start with
+      // a tag; files that merely quote HTML in comments do not (the manifest's HTML flag has both).
+      const startsWithTag = /^(\uFEFF)?\s*</.test(new TextDecoder().decode(body));
+      expect(seen.has("html-body"), `${entry.id}: html-body`).toBe(startsWithTag);
+    }
+    expect(mismatches).toEqual([]);
+    const table = [...counts.entries()].sort((a, b) => b[1].findings - a[1].findings);
+    console.log(
+      `lint over ${entries.length} corpus files:\n| code | severity | findings | files |\n|---|---|---:|---:|\n` +
+        table.map(([code, row]) => `| ${code} | ${LINT_CODES[code as LintCode].severity} | ${row.findings} | ${row.files} |`).join("\n"),
+    );
+    expect(entries.length).toBeGreaterThanOrEqual(367);
+    // The corpus is real: it has the common mistakes.
+    for (const code of ["typo", "ignored-record", "html-body", "invalid-line", "user-agent-truncated"]) expect(counts.get(code)?.files ?? 0, code).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,34 @@
+/** Runs the built `robots` binary (dist/cli/main.js, from `npm run build`) as a real subprocess. */
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const root = fileURLToPath(new URL("../../", import.meta.url));
+export const bin = `${root}dist/cli/main.js`;
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI with pipes for stdin, stdout and stderr (so never a terminal), run from the repository root. */
+export function robots(args: string[], input?: string | Buffer, env: NodeJS.ProcessEnv = process.env): CliResult {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, env, encoding: "utf8", maxBuffer: 64 << 20 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Single-quotes an argument for /bin/sh. */
+export function shellQuote(arg: string): string {
+  return `'${arg.replace(/'/g, "'\\''")}'`;
+}
+
+/**
+ * The CLI on a pseudo-terminal (util-linux `script`): what a person at a terminal sees, stdout and
+ * stderr together, raw (escape sequences and carriage returns kept). `redirect` is appended to
+ * the shell command, for example `> out.tsv` to keep stdout off the terminal.
+ */
+export function robotsOnTerminal(args: string[], env: NodeJS.ProcessEnv = process.env, redirect = ""): CliResult {
+  const command = `${[process.execPath, bin, ...args].map(shellQuote).join(" ")} ${redirect}`;
+  const result = spawnSync("script", ["-q", "-e", "-c", command, "/dev/null"], { cwd: root, env, encoding: "utf8", maxBuffer: 64 << 20 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
