@@ -8,13 +8,17 @@
 // Known deviations from a full HTML5 parser (callers meet them only on malformed pages):
 // foreign content (`<svg>`, `<math>`: their `<style>`, `<title>` and `<![CDATA[` are read with
 // HTML rules), `<frameset>` and `<select>` insertion modes, character references that decode to
-// whitespace in head text, and a `</noscript>` that the tree builder would ignore because a
-// special element inside the noscript is still open.
+// whitespace in head text, and a `<noscript>` in the body whose end the tree builder decides
+// differently: a `</noscript>` ignored because a special element inside is still open, or a
+// noscript left open inside a `<p>` that a later block element closes. A NUL in head text ends
+// the head, as the standard says and parse5 does; Chromium ignores it.
 //
 // Linear time: every loop moves forward and looks ahead a bounded number of bytes (at most the
 // length of a tag name such as "plaintext"). Memory: one result record per meta tag found.
+// Speed: byte searches (text, quoted values, raw text) go 16 bytes at a time with SIMD; the
+// bytes inside tags go through one 256-byte class table.
 
-import { equalsLower, isAlpha, startsWithLower, toLower } from "./chars";
+import { equalsLower, isAlpha, startsWithLower } from "./chars";
 import { Vec } from "./vec";
 
 /** u32 fields per meta tag in the result. */
@@ -50,9 +54,6 @@ export const enum MetaFlag {
 /** Bytes the tokenizer looks at. */
 const enum Byte {
   TAB = 0x09,
-  LF = 0x0a,
-  FF = 0x0c,
-  CR = 0x0d,
   SPACE = 0x20,
   BANG = 0x21,
   DOUBLE_QUOTE = 0x22,
@@ -125,6 +126,61 @@ const enum Script {
   return isSpace(c) || c == Byte.SLASH || c == Byte.GT;
 }
 
+/** Bits of BYTE_CLASSES. */
+const enum Class {
+  /** Tab, LF, FF, CR, space. */
+  SPACE = 1,
+  /** Whitespace, `/`, `>`: the end of a tag name (13.2.5.8). */
+  TAG_NAME_END = 2,
+  /** Whitespace, `/`, `>`, `=`: the end of an attribute name (13.2.5.33). */
+  ATTRIBUTE_NAME_END = 4,
+  /** Whitespace, `>`: the end of an unquoted attribute value (13.2.5.38). */
+  UNQUOTED_END = 8,
+}
+
+/**
+ * Class bits per byte (256 bytes): one load per byte in the loops that run over every tag. Rows
+ * of 16 from 0x00; set: 0x09 0x0A 0x0C 0x0D 0x20 (15), `/` 0x2F (6), `=` 0x3D (4), `>` 0x3E (14).
+ */
+const BYTE_CLASSES = memory.data<u8>([
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 15, 15, 0, 15, 15, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  15, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 14, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+]);
+
+/** The byte at `p` has a bit of `classes`. */
+// @ts-ignore: decorator
+@inline function hasClass(p: usize, classes: u32): bool {
+  return (<u32>load<u8>(BYTE_CLASSES + <usize>load<u8>(p)) & classes) != 0;
+}
+
+/** The first address in [p, end) whose byte has a bit of `classes`, or end. */
+// @ts-ignore: decorator
+@inline function findClass(p: usize, end: usize, classes: u32): usize {
+  while (p < end && !hasClass(p, classes)) p++;
+  return p;
+}
+
+/** The first address in [p, end) that is not whitespace, or end. */
+// @ts-ignore: decorator
+@inline function skipSpace(p: usize, end: usize): usize {
+  while (p < end && hasClass(p, Class.SPACE)) p++;
+  return p;
+}
+
 // Scanner state for one page (the module is single-threaded; scanMetaTags resets it).
 let mode: u32 = Mode.BEFORE_HEAD;
 let templateDepth: u32 = 0;
@@ -171,15 +227,16 @@ export function scanMetaTags(html: usize, length: usize): Vec {
   return out;
 }
 
-/** First address in [p, end) holding `byte`, or end. */
+/** First address in [p, end) holding `target`, or end. */
 // @ts-ignore: decorator
 @inline function findByte(p: usize, end: usize, target: u32): usize {
-  // Eight bytes at a time while far from the end: a word has the byte when (x - 0x01..) & ~x & 0x80.. is set.
-  const pattern: u64 = <u64>target * 0x0101010101010101;
-  while (p + 8 <= end) {
-    const x = load<u64>(p) ^ pattern;
-    if (((x - 0x0101010101010101) & ~x & 0x8080808080808080) != 0) break;
-    p += 8;
+  // Sixteen bytes at a time (SIMD): the position of the first equal byte comes from its bitmask.
+  if (p < end && <u32>load<u8>(p) == target) return p; // markup often follows markup at once
+  const pattern = i8x16.splat(<i8>target);
+  while (p + 16 <= end) {
+    const found = i8x16.bitmask(i8x16.eq(v128.load(p), pattern));
+    if (found != 0) return p + <usize>ctz(found);
+    p += 16;
   }
   while (p < end && <u32>load<u8>(p) != target) p++;
   return p;
@@ -191,7 +248,8 @@ function seeText(): void {
 }
 
 /** Reads what starts with the `<` at `p`; returns where the data state resumes. */
-function readMarkup(p: usize, end: usize, html: usize, out: Vec): usize {
+// @ts-ignore: decorator
+@inline function readMarkup(p: usize, end: usize, html: usize, out: Vec): usize {
   if (p + 1 >= end) {
     seeText(); // a lone `<` at the end is text
     return end;
@@ -248,51 +306,58 @@ function skipComment(p: usize, end: usize): usize {
   }
 }
 
-/** The tag name at [start, start + length), ASCII case-insensitively. */
-function tagOf(start: usize, length: usize): u32 {
+/**
+ * For name lengths 2 to 9, a bit per first letter (a = bit 0) of the names namedTag knows: most
+ * tags (div, img, span, li, button, ...) are known to be OTHER from two loads.
+ */
+const FIRST_LETTERS = memory.data<u32>([0x2, 0x800000, 0x1882, 0xc0000, 0x40100, 0x2002, 0x82002, 0x8000]);
+
+/** The tag name at [start, start + length), ASCII case-insensitively; it starts with a letter. */
+// @ts-ignore: decorator
+@inline function tagOf(start: usize, length: usize): u32 {
+  if (length - 2 > 7) return Tag.OTHER; // the names namedTag knows have 2 to 9 bytes
+  const letters = load<u32>(FIRST_LETTERS + ((length - 2) << 2));
+  return (letters >> ((<u32>load<u8>(start) | 0x20) - 0x61)) & 1 ? namedTag(start, length) : Tag.OTHER;
+}
+
+/**
+ * A tag name of 2 to 9 bytes. The name's bytes, each ORed with 0x20, are packed little-endian
+ * into a u64: for a name of letters only, a byte ORed with 0x20 equals its lower-case letter
+ * exactly when it is that letter in either case. The constants are the packed lower-case names
+ * ("meta" = 0x6174656d: 'm' 0x6d in the lowest byte).
+ */
+function namedTag(start: usize, length: usize): u32 {
+  const n = min<usize>(length, 8);
+  let key: u64 = 0;
+  for (let i: usize = 0; i < n; i++) key |= <u64>(load<u8>(start + i) | 0x20) << (<u64>i << 3);
   switch (<u32>length) {
-    case 2:
-      return equalsLower(start, length, "br") ? Tag.BR : Tag.OTHER;
-    case 3:
-      return equalsLower(start, length, "xmp") ? Tag.XMP : Tag.OTHER;
-    case 4: {
-      switch (toLower(load<u8>(start))) {
-        case 0x6d: return equalsLower(start, length, "meta") ? Tag.META : Tag.OTHER;
-        case 0x68:
-          if (equalsLower(start, length, "html")) return Tag.HTML;
-          return equalsLower(start, length, "head") ? Tag.HEAD : Tag.OTHER;
-        case 0x62:
-          if (equalsLower(start, length, "body")) return Tag.BODY;
-          return equalsLower(start, length, "base") ? Tag.BASE : Tag.OTHER;
-        case 0x6c: return equalsLower(start, length, "link") ? Tag.LINK : Tag.OTHER;
-      }
-      return Tag.OTHER;
-    }
+    case 2: return key == 0x7262 ? Tag.BR : Tag.OTHER;
+    case 3: return key == 0x706d78 ? Tag.XMP : Tag.OTHER;
+    case 4:
+      if (key == 0x6174656d) return Tag.META;
+      if (key == 0x6c6d7468) return Tag.HTML;
+      if (key == 0x64616568) return Tag.HEAD;
+      if (key == 0x79646f62) return Tag.BODY;
+      if (key == 0x65736162) return Tag.BASE;
+      return key == 0x6b6e696c ? Tag.LINK : Tag.OTHER;
     case 5:
-      if (equalsLower(start, length, "style")) return Tag.STYLE;
-      return equalsLower(start, length, "title") ? Tag.TITLE : Tag.OTHER;
+      if (key == 0x656c797473) return Tag.STYLE;
+      return key == 0x656c746974 ? Tag.TITLE : Tag.OTHER;
     case 6:
-      if (equalsLower(start, length, "script")) return Tag.SCRIPT;
-      return equalsLower(start, length, "iframe") ? Tag.IFRAME : Tag.OTHER;
+      if (key == 0x747069726373) return Tag.SCRIPT;
+      return key == 0x656d61726669 ? Tag.IFRAME : Tag.OTHER;
     case 7:
-      if (equalsLower(start, length, "noembed")) return Tag.NOEMBED;
-      return equalsLower(start, length, "bgsound") ? Tag.BGSOUND : Tag.OTHER;
-    case 8: {
-      switch (toLower(load<u8>(start))) {
-        case 0x74:
-          if (equalsLower(start, length, "textarea")) return Tag.TEXTAREA;
-          return equalsLower(start, length, "template") ? Tag.TEMPLATE : Tag.OTHER;
-        case 0x6e:
-          if (equalsLower(start, length, "noscript")) return Tag.NOSCRIPT;
-          return equalsLower(start, length, "noframes") ? Tag.NOFRAMES : Tag.OTHER;
-        case 0x62: return equalsLower(start, length, "basefont") ? Tag.BASEFONT : Tag.OTHER;
-      }
-      return Tag.OTHER;
-    }
-    case 9:
-      return equalsLower(start, length, "plaintext") ? Tag.PLAINTEXT : Tag.OTHER;
+      if (key == 0x6465626d656f6e) return Tag.NOEMBED;
+      return key == 0x646e756f736762 ? Tag.BGSOUND : Tag.OTHER;
+    case 8:
+      if (key == 0x6165726174786574) return Tag.TEXTAREA;
+      if (key == 0x6574616c706d6574) return Tag.TEMPLATE;
+      if (key == 0x7470697263736f6e) return Tag.NOSCRIPT;
+      if (key == 0x73656d6172666f6e) return Tag.NOFRAMES;
+      return key == 0x746e6f6665736162 ? Tag.BASEFONT : Tag.OTHER;
+    default: // 9: "plaintext" is "plaintex" + 't'
+      return key == 0x7865746e69616c70 && (load<u8>(start + 8) | 0x20) == 0x74 ? Tag.PLAINTEXT : Tag.OTHER;
   }
-  return Tag.OTHER;
 }
 
 /** The tags "in head" keeps in the head (and "after head" puts back into it). */
@@ -392,14 +457,14 @@ function enterEndTag(tag: u32): void {
 /** The start tag whose `<` is at `p`. */
 function readStartTag(p: usize, end: usize, html: usize, out: Vec): usize {
   const name = p + 1;
-  let q = p + 2;
-  while (q < end && !endsTagName(load<u8>(q))) q++;
+  let q = findClass(p + 2, end, Class.TAG_NAME_END);
   if (q >= end) return end; // EOF in a tag: no tag
   const tag = tagOf(name, q - name);
   const isMeta = tag == Tag.META;
-  q = readAttributes(q, end, isMeta);
+  q = readTagRest(q, end, isMeta);
   if (!tagClosed) return end;
-  enterStartTag(tag);
+  // In the body, only noscript and template change the scanner's state.
+  if (tag != Tag.OTHER || mode != Mode.BODY) enterStartTag(tag);
   switch (tag) {
     case Tag.META:
       if (hasName && templateDepth == 0) recordMeta(p, q, html, out);
@@ -428,13 +493,12 @@ function readStartTag(p: usize, end: usize, html: usize, out: Vec): usize {
 
 /** The end tag whose name starts at `name` (just after `</`). */
 function readEndTag(name: usize, end: usize): usize {
-  let q = name + 1;
-  while (q < end && !endsTagName(load<u8>(q))) q++;
+  let q = findClass(name + 1, end, Class.TAG_NAME_END);
   if (q >= end) return end;
   const tag = tagOf(name, q - name);
-  q = readAttributes(q, end, false);
+  q = readTagRest(q, end, false);
   if (!tagClosed) return end;
-  enterEndTag(tag);
+  if (tag != Tag.OTHER || mode != Mode.BODY) enterEndTag(tag);
   return q;
 }
 
@@ -457,6 +521,17 @@ function recordMeta(start: usize, stop: usize, html: usize, out: Vec): void {
   out.length += META_FIELDS << 2;
 }
 
+/** readAttributes, with the commonest case first: `>` right after the name (`<p>`, `</div>`). */
+// @ts-ignore: decorator
+@inline function readTagRest(p: usize, end: usize, capture: bool): usize {
+  if (!capture && p < end && load<u8>(p) == Byte.GT) {
+    tagClosed = true;
+    selfClosing = false;
+    return p + 1;
+  }
+  return readAttributes(p, end, capture);
+}
+
 /**
  * The attributes of a tag, from just after its name to its `>` (HTML 13.2.5.32 to 13.2.5.40).
  * Returns the address after `>` and sets tagClosed; at EOF returns `end` with tagClosed false.
@@ -471,7 +546,7 @@ function readAttributes(p: usize, end: usize, capture: bool): usize {
   }
   while (p < end) {
     // Before attribute name.
-    while (p < end && isSpace(load<u8>(p))) p++;
+    p = skipSpace(p, end);
     if (p >= end) return end;
     let c = <u32>load<u8>(p);
     if (c == Byte.GT) {
@@ -490,24 +565,27 @@ function readAttributes(p: usize, end: usize, capture: bool): usize {
     }
     // Attribute name: the first byte belongs to it even when it is `=`.
     const attributeName = p;
-    p++;
-    while (p < end) {
-      c = load<u8>(p);
-      if (endsTagName(c) || c == Byte.EQUALS) break;
-      p++;
-    }
-    const attributeNameLength = p - attributeName;
-    // After attribute name.
-    while (p < end && isSpace(load<u8>(p))) p++;
+    p = findClass(p + 1, end, Class.ATTRIBUTE_NAME_END);
     if (p >= end) return end;
-    let valueStart = p;
-    let valueEnd = p;
-    if (load<u8>(p) == Byte.EQUALS) {
-      // Before attribute value.
-      p++;
-      while (p < end && isSpace(load<u8>(p))) p++;
+    const attributeNameLength = p - attributeName;
+    // After attribute name (whitespace is rare before `=`: test the byte first).
+    c = load<u8>(p);
+    if (isSpace(c)) {
+      p = skipSpace(p + 1, end);
       if (p >= end) return end;
       c = load<u8>(p);
+    }
+    let valueStart = p;
+    let valueEnd = p;
+    if (c == Byte.EQUALS) {
+      // Before attribute value.
+      if (++p >= end) return end;
+      c = load<u8>(p);
+      if (isSpace(c)) {
+        p = skipSpace(p + 1, end);
+        if (p >= end) return end;
+        c = load<u8>(p);
+      }
       if (c == Byte.DOUBLE_QUOTE || c == Byte.SINGLE_QUOTE) {
         valueStart = p + 1;
         valueEnd = findByte(valueStart, end, c);
@@ -517,11 +595,7 @@ function readAttributes(p: usize, end: usize, capture: bool): usize {
         valueStart = valueEnd = p; // missing value: empty; the `>` closes the tag below
       } else {
         valueStart = p;
-        while (p < end) {
-          c = load<u8>(p);
-          if (isSpace(c) || c == Byte.GT) break;
-          p++;
-        }
+        p = findClass(p, end, Class.UNQUOTED_END);
         if (p >= end) return end;
         valueEnd = p;
       }

@@ -1,0 +1,95 @@
+/**
+ * Dates of `unavailable_after`. Google accepts "a widely adopted format including, but not limited
+ * to RFC 822, RFC 850, and ISO 8601", and its own example is `25 Jun 2010 15:00:00 PST`. Accepted:
+ *
+ * - RFC 822 / RFC 1123 / RFC 9110 IMF-fixdate: `Wed, 03 Dec 2025 13:09:53 GMT` (weekday optional,
+ *   seconds optional, 2- or 4-digit year, zone GMT/UT/UTC/Z, a US zone name, or ±hhmm);
+ * - Google's form: `25 Jun 2010 15:00:00 PST` (RFC 822 without the weekday);
+ * - RFC 850: `Wednesday, 03-Dec-25 13:09:53 GMT`;
+ * - asctime: `Wed Dec  3 13:09:53 2025` (UTC);
+ * - ISO 8601: `2025-12-03`, `2025-12-03T13:09:53`, with fractions and `Z` or ±hh:mm / ±hhmm / ±hh.
+ *   A date alone is 00:00 UTC; a date-time without offset is read as UTC.
+ *
+ * Two-digit years: 00-69 are 2000-2069, 70-99 are 1970-1999.
+ */
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+const FULL_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const FULL_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+
+/** RFC 822 5.1 zones, in minutes east of UTC. */
+const ZONES: Readonly<Record<string, number>> = {
+  gmt: 0, ut: 0, utc: 0, z: 0,
+  est: -300, edt: -240, cst: -360, cdt: -300, mst: -420, mdt: -360, pst: -480, pdt: -420,
+};
+
+/** A weekday name, abbreviated or in full, any case (the word before the comma of RFC dates). */
+export function isWeekdayName(text: string): boolean {
+  const lower = text.toLowerCase();
+  return WEEKDAYS.includes(lower) || FULL_WEEKDAYS.includes(lower);
+}
+
+function monthIndex(name: string): number {
+  const lower = name.toLowerCase();
+  const short = MONTHS.indexOf(lower);
+  return short >= 0 ? short : FULL_MONTHS.indexOf(lower);
+}
+
+function fullYear(digits: string): number {
+  const year = Number(digits);
+  if (digits.length !== 2) return year;
+  return year < 70 ? 2000 + year : 1900 + year;
+}
+
+/** Milliseconds since the epoch for validated fields, or undefined when any is out of range. */
+function utcTime(year: number, month: number, day: number, hour: number, minute: number, second: number, millisecond: number, offsetMinutes: number): number | undefined {
+  if (month < 0 || month > 11 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const daysInMonth = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  if (day > daysInMonth) return undefined;
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, day); // years below 100 are not shifted to 19xx
+  date.setUTCHours(hour, minute, second, millisecond);
+  return date.getTime() - offsetMinutes * 60_000;
+}
+
+function zoneOffset(zone: string | undefined): number | undefined {
+  if (zone === undefined) return 0;
+  const numeric = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
+  if (numeric) {
+    const hours = Number(numeric[2]);
+    const minutes = Number(numeric[3] ?? 0);
+    if (hours > 23 || minutes > 59) return undefined;
+    return (numeric[1] === "-" ? -1 : 1) * (hours * 60 + minutes);
+  }
+  return ZONES[zone.toLowerCase()];
+}
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const RFC = /^(?:([A-Za-z]+),?\s+)?(\d{1,2})(?:\s+|-)([A-Za-z]+)(?:\s+|-)(\d{4}|\d{2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([A-Za-z]+|[+-]\d{4}))?$/;
+const ASCTIME = /^([A-Za-z]{3})\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{2}):(\d{2}):(\d{2})\s+(\d{4})$/;
+
+/** Parses an `unavailable_after` value; undefined when it is not a valid date in an accepted form. */
+export function parseDirectiveDate(text: string): Date | undefined {
+  const value = text.trim();
+  let time: number | undefined;
+  let match = ISO.exec(value);
+  if (match) {
+    const [, year, month, day, hour, minute, second, fraction, zone] = match;
+    const offset = zoneOffset(zone);
+    if (offset === undefined) return undefined;
+    const millisecond = fraction === undefined ? 0 : Math.floor(Number(`0.${fraction}`) * 1000);
+    time = utcTime(Number(year), Number(month) - 1, Number(day), Number(hour ?? 0), Number(minute ?? 0), Number(second ?? 0), millisecond, offset);
+  } else if ((match = RFC.exec(value))) {
+    const [, weekday, day, month, year, hour, minute, second, zone] = match;
+    if (weekday !== undefined && !isWeekdayName(weekday)) return undefined;
+    const offset = zoneOffset(zone);
+    if (offset === undefined) return undefined;
+    time = utcTime(fullYear(year!), monthIndex(month!), Number(day), Number(hour), Number(minute), Number(second ?? 0), 0, offset);
+  } else if ((match = ASCTIME.exec(value))) {
+    const [, weekday, month, day, hour, minute, second, year] = match;
+    if (!isWeekdayName(weekday!)) return undefined;
+    time = utcTime(Number(year), monthIndex(month!), Number(day), Number(hour), Number(minute), Number(second), 0, 0);
+  }
+  return time === undefined ? undefined : new Date(time);
+}

@@ -1,0 +1,134 @@
+/**
+ * Directive lists: a meta tag's content or an X-Robots-Tag value, split into typed directives.
+ * A comma-separated list, several tags and several headers all mean the same thing; names and
+ * values are ASCII case-insensitive.
+ */
+import { isWeekdayName, parseDirectiveDate } from "./dates.js";
+import type {
+  Directive, DirectiveName, DirectiveSource, FlagDirectiveName, ImagePreview, InvalidDirective, UnknownDirective,
+} from "./types.js";
+
+/** Directives that never take a value. */
+export const FLAG_DIRECTIVES: ReadonlySet<string> = new Set<FlagDirectiveName>([
+  "all", "index", "follow", "noindex", "nofollow", "none", "nosnippet", "indexifembedded", "notranslate",
+  "noimageindex", "noarchive", "nocache", "noodp", "noydir", "nositelinkssearchbox", "noai", "noimageai", "noml",
+]);
+
+/**
+ * Directives that take a value. In a header, `token:` at the start of a list element names an
+ * agent unless the token is one of these (Google's X-Robots-Tag specification).
+ */
+export const VALUE_DIRECTIVES: ReadonlySet<string> = new Set<DirectiveName>([
+  "max-snippet", "max-image-preview", "max-video-preview", "unavailable_after",
+]);
+
+const IMAGE_PREVIEWS: readonly ImagePreview[] = ["none", "standard", "large"];
+
+/** Everything parsed from a page's lists, in reading order. */
+export interface DirectiveSet {
+  directives: Directive[];
+  unknown: UnknownDirective[];
+  invalid: InvalidDirective[];
+}
+
+export function emptyDirectiveSet(): DirectiveSet {
+  return { directives: [], unknown: [], invalid: [] };
+}
+
+/** HTML and HTTP whitespace around list elements, names and values. */
+const EDGE_SPACE = /^[\t\n\f\r ]+|[\t\n\f\r ]+$/g;
+
+export function trimSpace(text: string): string {
+  return text.replace(EDGE_SPACE, "");
+}
+
+/** ASCII-only lower-casing: names compare ASCII case-insensitively, other characters keep their form. */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+}
+
+/** An agent prefix at the start of a header list element: `token:` (then the rest of the element). */
+export const AGENT_PREFIX = /^([^\t\n\f\r ,:]+)[\t ]*:(.*)$/s;
+
+/**
+ * Reads one list. `header`: agent prefixes may start any element and hold until the next one
+ * (joined headers put them mid-list); the list itself starts generic. Meta content has no
+ * prefixes: its agent is the tag's name. Adds what it reads to `into`.
+ */
+export function readDirectiveList(text: string, agent: string | null, header: boolean, source: DirectiveSource, into: DirectiveSet): void {
+  const pieces = text.split(",");
+  for (let i = 0; i < pieces.length; i++) {
+    let element = trimSpace(pieces[i]!);
+    if (header) {
+      const prefix = AGENT_PREFIX.exec(element);
+      if (prefix && !VALUE_DIRECTIVES.has(asciiLower(prefix[1]!))) {
+        agent = asciiLower(prefix[1]!);
+        element = trimSpace(prefix[2]!);
+      }
+    }
+    if (element === "") continue;
+    // A comma inside a date does not end the element: RFC 822/1123/850 dates have one after the weekday.
+    const colon = element.indexOf(":");
+    if (colon > 0 && i + 1 < pieces.length && asciiLower(trimSpace(element.slice(0, colon))) === "unavailable_after" &&
+      isWeekdayName(trimSpace(element.slice(colon + 1)))) {
+      element = `${element},${pieces[++i]!.replace(/[\t\n\f\r ]+$/, "")}`;
+    }
+    readElement(element, agent, source, into);
+  }
+}
+
+/** One list element: a flag, a `name:value` directive, or something unknown. */
+function readElement(text: string, agent: string | null, source: DirectiveSource, into: DirectiveSet): void {
+  const colon = text.indexOf(":");
+  const name = asciiLower(colon < 0 ? text : trimSpace(text.slice(0, colon)));
+  const value = colon < 0 ? undefined : trimSpace(text.slice(colon + 1));
+  const common = { agent, text, source };
+  if (FLAG_DIRECTIVES.has(name)) {
+    // `noindex:` with an empty value is still noindex; `noindex: x` is not a directive Google defines.
+    if (value) into.invalid.push({ ...common, name: name as DirectiveName, problem: "unexpected-value" });
+    else into.directives.push({ ...common, name: name as FlagDirectiveName });
+    return;
+  }
+  if (!VALUE_DIRECTIVES.has(name)) {
+    into.unknown.push({ ...common, name });
+    return;
+  }
+  const directiveName = name as "max-snippet" | "max-image-preview" | "max-video-preview" | "unavailable_after";
+  if (!value) {
+    into.invalid.push({ ...common, name: directiveName, problem: "missing-value" });
+    return;
+  }
+  const directive = typedDirective(directiveName, value, common);
+  if (directive === undefined) into.invalid.push({ ...common, name: directiveName, problem: "invalid-value" });
+  else into.directives.push(directive);
+}
+
+function typedDirective(
+  name: "max-snippet" | "max-image-preview" | "max-video-preview" | "unavailable_after", value: string,
+  common: { agent: string | null; text: string; source: DirectiveSource },
+): Directive | undefined {
+  switch (name) {
+    case "max-snippet":
+    case "max-video-preview": {
+      // An integer; -1 means no limit; anything else negative or unparseable is ignored.
+      if (!/^[+-]?\d+$/.test(value)) return undefined;
+      const number = Number(value);
+      return number < -1 || !Number.isSafeInteger(number) ? undefined : { ...common, name, value: number === 0 ? 0 : number };
+    }
+    case "max-image-preview": {
+      const preview = asciiLower(value) as ImagePreview;
+      return IMAGE_PREVIEWS.includes(preview) ? { ...common, name, value: preview } : undefined;
+    }
+    case "unavailable_after": {
+      const date = parseDirectiveDate(value);
+      return date === undefined ? undefined : { ...common, name, value: date };
+    }
+  }
+}
+
+/** The list element a directive serialises to (`noindex`, `max-snippet:20`, `unavailable_after: <RFC 1123 date>`). */
+export function directiveText(directive: Directive): string {
+  if (!("value" in directive)) return directive.name;
+  if (directive.name === "unavailable_after") return `unavailable_after: ${directive.value.toUTCString()}`;
+  return `${directive.name}:${directive.value}`;
+}

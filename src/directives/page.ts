@@ -1,0 +1,134 @@
+/**
+ * `IndexingDirectives`: everything a page says about indexing, from its meta tags (scanned in WASM)
+ * and its X-Robots-Tag headers, kept per agent name so that the caller chooses the agents.
+ */
+import { defaultEngine } from "../init.js";
+import type { Engine } from "../wasm.js";
+import { xRobotsTagValues } from "./headers.js";
+import { asciiLower, type DirectiveSet, emptyDirectiveSet, readDirectiveList, trimSpace } from "./list.js";
+import { agentNames, resolveDirectives } from "./resolve.js";
+import { scanPageWith } from "./scan.js";
+import { toHeaderValues, toMetaTags } from "./serialize.js";
+import type {
+  Directive, DirectiveResolution, HeaderInput, InvalidDirective, MetaTag, PageDirectivesOptions, PageInput,
+  ResolveOptions, UnknownDirective,
+} from "./types.js";
+
+/** A page: its HTML (string or bytes) and its response headers, either may be absent. */
+export interface PageSource {
+  html?: string | Uint8Array;
+  headers?: HeaderInput;
+}
+
+/**
+ * Meta names that are HTML's own metadata names (and viewport), not crawler names: their content
+ * is not a directive list. Every other name that is a product token (letters, digits, `-`, `_`)
+ * is a group, so that the caller can ask for any crawler.
+ */
+const NON_CRAWLER_NAMES: ReadonlySet<string> = new Set([
+  "application-name", "author", "description", "generator", "keywords", "referrer", "theme-color", "color-scheme",
+  "viewport",
+]);
+
+/** The agent a meta tag's directives apply to: null for `robots`, undefined when the name is no crawler's. */
+export function metaAgent(name: string): string | null | undefined {
+  const agent = asciiLower(trimSpace(name));
+  if (agent === "robots") return null;
+  if (!/^[a-z0-9_-]+$/.test(agent) || NON_CRAWLER_NAMES.has(agent)) return undefined;
+  return agent;
+}
+
+/** Reads a page with a given engine (tests use it to run the debug build). */
+export function readPageWith(engine: Engine | undefined, page: PageSource, options?: PageDirectivesOptions): IndexingDirectives {
+  const set = emptyDirectiveSet();
+  const headerValues = xRobotsTagValues(page.headers);
+  // Headers arrive before the body: they come first in reading order.
+  headerValues.forEach((value, header) => readDirectiveList(value, null, true, { type: "header", header }, set));
+  let metaTags: MetaTag[] = [];
+  let input: PageInput | null = null;
+  if (page.html !== undefined) {
+    ({ tags: metaTags, input } = scanPageWith(engine ?? defaultEngine(), page.html, options?.encoding));
+    metaTags.forEach((tag, index) => {
+      const agent = metaAgent(tag.name);
+      if (agent === undefined || tag.content === null) return;
+      const source = { type: "meta", tag: index, name: tag.name, offset: tag.offset, inHead: tag.inHead, inNoscript: tag.inNoscript } as const;
+      readDirectiveList(tag.content, agent, false, source, set);
+    });
+  }
+  return new IndexingDirectives(set, metaTags, headerValues, input);
+}
+
+export class IndexingDirectives {
+  /**
+   * Reads a page's meta tags (`html`: a string, or bytes: UTF-16 with a BOM is decoded, any other
+   * encoding is scanned as bytes) and X-Robots-Tag headers. Content never throws; a page or headers
+   * of the wrong type do (`ROBOTS_ERR_INVALID_BODY`, `ROBOTS_ERR_INVALID_OPTION`). Reading HTML
+   * needs `init()` or `initSync()` first; headers alone do not.
+   */
+  static parse(page: PageSource, options?: PageDirectivesOptions): IndexingDirectives {
+    return readPageWith(page.html === undefined ? undefined : defaultEngine(), page, options);
+  }
+
+  /** Every `<meta name=...>` of the page in document order (all names, robots or not). */
+  readonly metaTags: readonly MetaTag[];
+  /** The X-Robots-Tag values read, in order. */
+  readonly headerValues: readonly string[];
+  /** How the HTML was decoded; null without HTML. */
+  readonly input: PageInput | null;
+  readonly #set: DirectiveSet;
+
+  /** @internal Use `IndexingDirectives.parse`. */
+  constructor(set: DirectiveSet, metaTags: readonly MetaTag[], headerValues: readonly string[], input: PageInput | null) {
+    this.#set = set;
+    this.metaTags = metaTags;
+    this.headerValues = headerValues;
+    this.input = input;
+  }
+
+  /** Recognised directives with valid values, every agent's, headers first then meta tags. */
+  get directives(): readonly Directive[] {
+    return this.#set.directives;
+  }
+
+  /** List elements that are no known directive (reported, no effect). */
+  get unknown(): readonly UnknownDirective[] {
+    return this.#set.unknown;
+  }
+
+  /** Known directives with a missing or unusable value (reported, ignored). */
+  get invalid(): readonly InvalidDirective[] {
+    return this.#set.invalid;
+  }
+
+  /** The agent names that have directives of their own, lower-cased, in reading order. */
+  get agents(): readonly string[] {
+    const agents = new Set<string>();
+    for (const entry of [...this.#set.directives, ...this.#set.unknown, ...this.#set.invalid]) {
+      if (entry.agent !== null) agents.add(entry.agent);
+    }
+    return [...agents];
+  }
+
+  /**
+   * What the page allows `agents` (one name, or several whose groups merge, such as
+   * `["googlebot-news", "googlebot"]`), under a policy (default `google`) at a time (default now).
+   */
+  resolve(agents: string | readonly string[], options?: ResolveOptions): DirectiveResolution {
+    return resolveDirectives(this.#set, agentNames(agents), options);
+  }
+
+  /** X-Robots-Tag values that read back to the same directives (one per agent group). */
+  toHeaderValues(): string[] {
+    return toHeaderValues(this.#set);
+  }
+
+  /** Meta tags that read back to the same directives (one per agent group). */
+  toMetaTags(): string[] {
+    return toMetaTags(this.#set);
+  }
+}
+
+/** Every `<meta name=...>` of a page, scanned in WASM (needs `init()`/`initSync()`). */
+export function extractMetaTags(html: string | Uint8Array, options?: PageDirectivesOptions): MetaTag[] {
+  return scanPageWith(defaultEngine(), html, options?.encoding).tags;
+}

@@ -1,0 +1,149 @@
+/**
+ * The page side: decodes a UTF-16 page, writes the bytes into WASM memory, makes one scan call
+ * and turns the numbers it returns (offsets, lengths, flags) into meta tags. Strings are sliced
+ * here, from bytes the host already holds; they never cross the boundary.
+ */
+import { RobotsError } from "../errors.js";
+import type { Engine } from "../wasm.js";
+import { decodeAttributeValue } from "./charref.js";
+import type { MetaTag, PageInput } from "./types.js";
+
+/** u32 fields per tag and flag bits: assembly/meta.ts MetaField and MetaFlag. */
+const META_FIELDS = 7;
+const MetaFlag = { hasContent: 1, inHead: 2, inNoscript: 4, nameReference: 8, contentReference: 16, selfClosing: 32 } as const;
+
+const utf8Encoder = new TextEncoder();
+
+/** What the scanner reads: bytes as given, or text to be written as UTF-8. */
+type PageBytes = { kind: "bytes"; bytes: Uint8Array } | { kind: "text"; text: string };
+
+function utf16Encoding(bytes: Uint8Array, declared: string | undefined): "utf-16le" | "utf-16be" | undefined {
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  if (declared === "utf-16" || declared === "utf-16le") return "utf-16le"; // the WHATWG label "utf-16" is LE
+  if (declared === "utf-16be") return "utf-16be";
+  return undefined;
+}
+
+/**
+ * Only ASCII-compatible encodings can be scanned as bytes: a UTF-16 page (known by its BOM, or
+ * declared by the caller from Content-Type) is decoded first and scanned as UTF-8.
+ */
+function preparePage(html: unknown, encoding: string | undefined): { page: PageBytes; input: PageInput } {
+  const declared = encoding?.trim().toLowerCase();
+  if (typeof html === "string") {
+    // `bytes` is the UTF-8 length, known once the text is written.
+    return { page: { kind: "text", text: html }, input: { bytes: 0, encoding: "utf-8", bom: html.charCodeAt(0) === 0xfeff, transcoded: false } };
+  }
+  if (!(html instanceof Uint8Array)) throw new RobotsError("ROBOTS_ERR_INVALID_BODY", "a page must be a string or a Uint8Array");
+  const utf16 = utf16Encoding(html, declared);
+  if (utf16 !== undefined) {
+    const bom = html.length >= 2 && ((html[0] === 0xff && html[1] === 0xfe) || (html[0] === 0xfe && html[1] === 0xff));
+    return {
+      page: { kind: "text", text: new TextDecoder(utf16).decode(html) }, // drops the BOM
+      input: { bytes: html.length, encoding: utf16, bom, transcoded: true },
+    };
+  }
+  const utf8Bom = html.length >= 3 && html[0] === 0xef && html[1] === 0xbb && html[2] === 0xbf;
+  return { page: { kind: "bytes", bytes: html }, input: { bytes: html.length, encoding: declared || "utf-8", bom: utf8Bom, transcoded: false } };
+}
+
+/** UTF-8 length of a string (lone surrogates count as the 3 bytes of U+FFFD, as TextEncoder writes them). */
+function utf8Length(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) length += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      length += 2; // 4 bytes for 2 UTF-16 units
+      i++;
+    } else length += 2;
+  }
+  return length;
+}
+
+/** Writes the page into the engine's "html" scratch region; returns its address and byte length. */
+function writePage(engine: Engine, page: PageBytes): { pointer: number; length: number } {
+  if (page.kind === "bytes") {
+    const pointer = engine.scratch("html", page.bytes.length);
+    engine.bytes.set(page.bytes, pointer);
+    return { pointer, length: page.bytes.length };
+  }
+  const { text } = page;
+  // Most pages are ASCII: try the string's own length first, measure only when that is too small.
+  let pointer = engine.scratch("html", text.length);
+  let { read, written } = utf8Encoder.encodeInto(text, engine.bytes.subarray(pointer, pointer + text.length));
+  if (read < text.length) {
+    const length = utf8Length(text);
+    pointer = engine.scratch("html", length);
+    ({ written } = utf8Encoder.encodeInto(text, engine.bytes.subarray(pointer, pointer + length)));
+  }
+  return { pointer, length: written };
+}
+
+const decoders = new Map<string, TextDecoder>();
+
+function decoderFor(encoding: string): TextDecoder {
+  let decoder = decoders.get(encoding);
+  if (decoder === undefined) {
+    try {
+      decoder = new TextDecoder(encoding);
+    } catch {
+      decoder = new TextDecoder(); // an unknown label: names and contents are read as UTF-8
+    }
+    decoders.set(encoding, decoder);
+  }
+  return decoder;
+}
+
+/**
+ * An attribute value as the tokenizer hands it over: input preprocessing turns CR LF and lone CR
+ * into LF, a NUL in a value becomes U+FFFD, then character references are decoded.
+ */
+function attributeValue(raw: string, hasReference: boolean): string {
+  let value = raw;
+  if (value.includes("\r")) value = value.replace(/\r\n?/g, "\n");
+  if (value.includes("\0")) value = value.replaceAll("\0", "\ufffd");
+  return hasReference ? decodeAttributeValue(value) : value;
+}
+
+export interface ScannedPage {
+  tags: MetaTag[];
+  input: PageInput;
+}
+
+/** Scans a page with a given engine (tests use it to run the debug build). */
+export function scanPageWith(engine: Engine, html: string | Uint8Array, encoding?: string): ScannedPage {
+  const { page, input } = preparePage(html, encoding);
+  const { pointer, length } = writePage(engine, page);
+  if (typeof html === "string") input.bytes = length;
+  const { exports } = engine;
+  const scan = engine.call(() => exports.scanMetaTags(pointer, length));
+  try {
+    const count = exports.metaTagCount(scan);
+    // No engine call until the loop is done: the views stay valid and nothing needs copying.
+    const fields = engine.words;
+    const bytes = engine.bytes.subarray(pointer, pointer + length);
+    const decoder = decoderFor(input.transcoded ? "utf-8" : input.encoding);
+    const text = (start: number, byteLength: number) => decoder.decode(bytes.subarray(start, start + byteLength));
+    const tags: MetaTag[] = new Array(count);
+    for (let i = 0, at = exports.metaTagsPointer(scan) >>> 2; i < count; i++, at += META_FIELDS) {
+      const flags = fields[at + 6]!;
+      const name = attributeValue(text(fields[at + 2]!, fields[at + 3]!), (flags & MetaFlag.nameReference) !== 0);
+      const content = flags & MetaFlag.hasContent ? attributeValue(text(fields[at + 4]!, fields[at + 5]!), (flags & MetaFlag.contentReference) !== 0) : null;
+      tags[i] = {
+        name,
+        content,
+        offset: fields[at]!,
+        length: fields[at + 1]! - fields[at]!,
+        inHead: (flags & MetaFlag.inHead) !== 0,
+        inNoscript: (flags & MetaFlag.inNoscript) !== 0,
+        selfClosing: (flags & MetaFlag.selfClosing) !== 0,
+      };
+    }
+    return { tags, input };
+  } finally {
+    engine.call(() => exports.freeMetaTags(scan));
+  }
+}

@@ -1,0 +1,181 @@
+/** Public types of the indexing directives: robots meta tags and X-Robots-Tag headers. */
+
+/**
+ * How directives combine. `google` (default): the sum of the negative rules, the most restrictive
+ * value wins, positive directives never cancel a restriction, noarchive/nocache are ignored.
+ * `bing`: as google, and noarchive/nocache (the same there) are honoured. `yandex`: as google,
+ * noarchive is honoured, and a positive directive wins over its negative (`index, noindex` means
+ * index). `specific-overrides-generic`: as google, but when the agents have a group of their own
+ * (a meta tag with their name, or a header with their prefix), the generic one is ignored.
+ */
+export type DirectivePolicy = "google" | "bing" | "yandex" | "specific-overrides-generic";
+
+/** `max-image-preview` values, from the most to the least restrictive. */
+export type ImagePreview = "none" | "standard" | "large";
+
+/** A `<meta name=...>` start tag found in the page (every name, not only robots ones). */
+export interface MetaTag {
+  /** The `name` attribute, character references decoded, case as written. */
+  name: string;
+  /** The `content` attribute, character references decoded; null without one. */
+  content: string | null;
+  /** Byte offset of the tag's `<` in the scanned bytes (UTF-8 for strings and decoded UTF-16 pages). */
+  offset: number;
+  /** Bytes from `<` to `>` inclusive. */
+  length: number;
+  /** In `<head>` (explicit or implied), as an HTML5 parser builds the document; otherwise in `<body>`. */
+  inHead: boolean;
+  /** Inside `<noscript>` (read as markup, as a parser with scripting disabled does). */
+  inNoscript: boolean;
+  /** Written `<meta ... />`. */
+  selfClosing: boolean;
+}
+
+/** Where a directive was read. */
+export type DirectiveSource =
+  | {
+      type: "meta";
+      /** Index of the tag in `metaTags`. */
+      tag: number;
+      /** The tag's name attribute as written. */
+      name: string;
+      offset: number;
+      inHead: boolean;
+      inNoscript: boolean;
+    }
+  | {
+      type: "header";
+      /** Index of the X-Robots-Tag value in `headerValues` (joined values count as one). */
+      header: number;
+    };
+
+/** Directives without a value. */
+export type FlagDirectiveName =
+  | "all" | "index" | "follow" | "noindex" | "nofollow" | "none" | "nosnippet" | "indexifembedded"
+  | "notranslate" | "noimageindex" | "noarchive" | "nocache"
+  /** Obsolete: recognised, reported, no effect. */
+  | "noodp" | "noydir" | "nositelinkssearchbox"
+  /** Non-standard AI opt-outs: reported in their own field. */
+  | "noai" | "noimageai" | "noml";
+
+export type DirectiveName = FlagDirectiveName | "max-snippet" | "max-image-preview" | "max-video-preview" | "unavailable_after";
+
+interface DirectiveCommon {
+  /** Lower-cased agent the directive is for; null for every crawler (`robots` meta, unprefixed header). */
+  agent: string | null;
+  /** The list element as written (trimmed), agent prefix excluded. */
+  text: string;
+  source: DirectiveSource;
+}
+
+/** A recognised directive with a valid value. */
+export type Directive = DirectiveCommon & (
+  | { name: FlagDirectiveName }
+  /** Characters (`max-snippet`) or seconds (`max-video-preview`); -1 means no limit. */
+  | { name: "max-snippet" | "max-video-preview"; value: number }
+  | { name: "max-image-preview"; value: ImagePreview }
+  | { name: "unavailable_after"; value: Date }
+);
+
+/** A list element that is not a known directive: reported, no effect. */
+export interface UnknownDirective extends DirectiveCommon {
+  /** Lower-cased name (the text before a `:`). */
+  name: string;
+}
+
+/** A known directive whose value cannot be used: reported, ignored. */
+export interface InvalidDirective extends DirectiveCommon {
+  name: DirectiveName;
+  problem: "missing-value" | "invalid-value" | "unexpected-value";
+}
+
+/** The answers of `resolve`, each restricted field with the directives that restricted it. */
+export type RestrictedField =
+  | "index" | "follow" | "snippet" | "maxSnippet" | "maxImagePreview" | "maxVideoPreview" | "imageIndex"
+  | "translate" | "archive" | "unavailableAfter";
+
+export interface Restriction {
+  field: RestrictedField;
+  /** The directive that caused it; its `source` says where it was read. */
+  directive: Directive;
+}
+
+/** A directive that applied to the agents but had no effect under the policy. */
+export interface IgnoredDirective {
+  directive: Directive;
+  reason: "positive-wins" | "not-honoured-by-policy" | "replaced-by-specific" | "obsolete";
+}
+
+export interface ResolveOptions {
+  /** Default `google`. */
+  policy?: DirectivePolicy;
+  /** The current time for `unavailable_after` (default: now). */
+  now?: Date | number;
+}
+
+export interface DirectiveResolution {
+  /** Lower-cased agents whose groups were merged with the generic one. */
+  agents: readonly string[];
+  policy: DirectivePolicy;
+  /** May the page be indexed: false for noindex/none, or when `unavailable_after` has passed. */
+  index: boolean;
+  follow: boolean;
+  /** A text snippet (and video preview) may be shown: false for nosnippet or max-snippet:0. */
+  snippet: boolean;
+  /** Longest snippet in characters; null when unlimited. */
+  maxSnippet: number | null;
+  /** Largest image preview; `large` when nothing restricts it. */
+  maxImagePreview: ImagePreview;
+  /** Longest video preview in seconds (0: a still image); null when unlimited. */
+  maxVideoPreview: number | null;
+  imageIndex: boolean;
+  translate: boolean;
+  /** A cached copy may be shown: false only where the policy honours noarchive/nocache. */
+  archive: boolean;
+  /** `indexifembedded` together with noindex: the page may be indexed when embedded in an iframe. */
+  indexIfEmbedded: boolean;
+  /** The earliest valid `unavailable_after`; null when none. */
+  unavailableAfter: Date | null;
+  /** `unavailableAfter` has passed at `now` (then `index` is false). */
+  expired: boolean;
+  /** Non-standard AI opt-outs; never mixed into the indexing answers. */
+  ai: { noai: boolean; noimageai: boolean; noml: boolean; directives: readonly Directive[] };
+  /** Every restriction with the directive, and so the source, that caused it. */
+  restrictions: readonly Restriction[];
+  ignored: readonly IgnoredDirective[];
+  obsolete: readonly Directive[];
+  unknown: readonly UnknownDirective[];
+  invalid: readonly InvalidDirective[];
+}
+
+/** What was scanned: how the page was decoded. */
+export interface PageInput {
+  /** Bytes given (UTF-8 bytes for a string). */
+  bytes: number;
+  /** `utf-16le`/`utf-16be` pages are decoded to UTF-8 before scanning; anything else is scanned as bytes. */
+  encoding: string;
+  /** The page started with a byte order mark. */
+  bom: boolean;
+  /** The scanned bytes are a UTF-8 transcoding of the input (UTF-16 pages). */
+  transcoded: boolean;
+}
+
+/** A fetch `Headers` object or anything with the same `get`. */
+export interface HeadersLike {
+  get(name: string): string | null;
+}
+
+/**
+ * Where X-Robots-Tag values come from: one value, several values (one per header line), a fetch
+ * `Headers`, or a Node header record (`IncomingMessage.headers` or `headersDistinct`).
+ */
+export type HeaderInput =
+  | string
+  | readonly string[]
+  | HeadersLike
+  | Readonly<Record<string, string | readonly string[] | number | undefined>>;
+
+export interface PageDirectivesOptions {
+  /** The page's encoding when known from Content-Type (a UTF-16 page without BOM is decoded); default from the BOM. */
+  encoding?: string;
+}

@@ -1,0 +1,77 @@
+/**
+ * The scanner against a real browser: pages served from 127.0.0.1 to Debian's headless Chromium
+ * (test/support/chromium.ts), scripts disabled so that <noscript> is markup. The meta tags Chromium
+ * puts in its DOM, with head and noscript placement, must be exactly those the scanner finds.
+ * Chromium missing is a failure with a clear message, never a skip: .ci/run installs it.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Chromium } from "./support/chromium.js";
+import { browserHtmlPage, found, scanners } from "./support/directives.js";
+
+const seed = Number(process.env.FC_SEED ?? 20261122);
+const GENERATED_PAGES = Number(process.env.CHROMIUM_PAGES ?? 150);
+
+/** Edge cases of directives-html.test.ts, one page each. */
+const HANDCRAFTED = [
+  '<meta content="noindex" name="robots"><META NAME=ROBOTS CONTENT="NOINDEX,NOFOLLOW"><meta name=robots content=noindex/>',
+  '<meta name="robots"content="noindex" name="googlebot" content="all"><meta name=r content="&amp, &ampx &amp= &lt;&lt &copy. &#44;&#x2C;&#0;&#128;">',
+  "<!-- <meta name=robots content=a> --><!--><meta name=b content=1><!---><!-- --!><meta name=c content=2><!-- -- > <meta name=d content=3> -->",
+  "<script><!--<script></script><meta name=a content=1>--></script><meta name=b content=2><script><!-- </script><meta name=c content=3>",
+  "<style><meta name=a content=1></STYLE ><textarea><meta name=b content=2></textarea><title><meta name=c content=3></title><meta name=d content=4>",
+  "<template><meta name=a content=1><template></template><meta name=b content=2></template><meta name=c content=3>",
+  "<head><noscript><meta name=a content=1></noscript><noscript><img src=x><meta name=b content=2></noscript><meta name=c content=3>",
+  "<head></head>\n<meta name=a content=1><body><noscript><noscript><meta name=b content=2></noscript></noscript><meta name=c content=3>",
+  "<head><title>t</title> <meta name=a content=1>x<meta name=b content=2>",
+  "</p><meta name=a content=1></br><meta name=b content=2><plaintext><meta name=c content=3>",
+  '<img alt="a>b"><meta name="x>y" content=\'<meta name=robots content=hidden>\'><div title="<meta name=z>"></div>',
+  "<meta name=robots content=\"a\r\nb\u0000c\"><meta\u0000 name=x content=y><meta name=robots content=eof",
+];
+
+describe("the scanner against headless Chromium's DOM", () => {
+  let browser: Chromium;
+  let server: Server;
+  const pages = new Map<string, string>();
+  let base = "";
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const page = pages.get(request.url ?? "");
+      response.writeHead(page === undefined ? 404 : 200, { "content-type": "text/html; charset=utf-8" });
+      response.end(page ?? "");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await Chromium.launch();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  async function compare(html: string, index: number): Promise<void> {
+    const path = `/page-${index}.html`;
+    pages.set(path, html);
+    const expected = await browser.metas(base + path);
+    for (const scanner of scanners) {
+      expect(found(scanner.scan(html)), `${scanner.name} on ${JSON.stringify(html)}`).toEqual(expected);
+    }
+  }
+
+  it("agrees on the handcrafted edge cases", async () => {
+    for (const [index, html] of HANDCRAFTED.entries()) await compare(html, index);
+  });
+
+  it(`agrees on ${GENERATED_PAGES} generated pages (fast-check, fixed seed)`, async () => {
+    const generated = fc.sample(browserHtmlPage, { seed, numRuns: GENERATED_PAGES });
+    let withMetas = 0;
+    for (const [index, html] of generated.entries()) {
+      await compare(html, 1000 + index);
+      if (scanners[0]!.scan(html).length > 0) withMetas++;
+    }
+    expect(withMetas).toBeGreaterThan(GENERATED_PAGES / 2); // the comparison is not vacuous
+  });
+});

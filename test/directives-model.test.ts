@@ -1,0 +1,220 @@
+/**
+ * The directive model around the scanner: the public entry points, X-Robots-Tag input forms,
+ * list parsing details, dates, serialisation round trips, and the character reference table
+ * checked against parse5.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  extractMetaTags, IndexingDirectives, initSync, isRobotsError, parseDirectiveDate, xRobotsTagValues,
+  type Directive, type RobotsErrorCode,
+} from "../src/index.js";
+import { knownReferenceNames } from "../src/directives/charref.js";
+import { xRobotsTagFromLine } from "../src/directives/headers.js";
+import { parse5Metas, scanners } from "./support/directives.js";
+
+const seed = Number(process.env.FC_SEED ?? 20261122);
+
+function codeOf(run: () => unknown): RobotsErrorCode | undefined {
+  try {
+    run();
+  } catch (error) {
+    if (isRobotsError(error)) return error.code;
+    throw error;
+  }
+  return undefined;
+}
+
+describe("public API", () => {
+  it("reads headers without the engine, and needs init() for HTML", () => {
+    expect(IndexingDirectives.parse({ headers: "noindex" }).resolve("x").index).toBe(false);
+    expect(codeOf(() => IndexingDirectives.parse({ html: "<meta name=robots content=noindex>" }))).toBe("ROBOTS_ERR_NOT_INITIALIZED");
+    expect(codeOf(() => extractMetaTags("<meta name=a>"))).toBe("ROBOTS_ERR_NOT_INITIALIZED");
+    initSync();
+    const page = IndexingDirectives.parse({ html: "<meta name=robots content=noindex>", headers: { "X-Robots-Tag": "nofollow" } });
+    expect(page.resolve("x")).toMatchObject({ index: false, follow: false });
+    expect(extractMetaTags("<meta name=a content=b>")).toEqual([
+      { name: "a", content: "b", offset: 0, length: 23, inHead: true, inNoscript: false, selfClosing: false },
+    ]);
+  });
+
+  it("throws typed errors for misuse, never for content", () => {
+    expect(codeOf(() => IndexingDirectives.parse({ html: 42 as unknown as string }))).toBe("ROBOTS_ERR_INVALID_BODY");
+    expect(codeOf(() => IndexingDirectives.parse({ headers: 42 as unknown as string }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    expect(codeOf(() => IndexingDirectives.parse({ headers: [1] as unknown as string[] }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    const page = IndexingDirectives.parse({ headers: "noindex" });
+    expect(codeOf(() => page.resolve(7 as unknown as string))).toBe("ROBOTS_ERR_INVALID_AGENT");
+    expect(codeOf(() => page.resolve("x", { policy: "duckduckgo" as "google" }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    expect(codeOf(() => page.resolve("x", { now: new Date(Number.NaN) }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    expect(codeOf(() => IndexingDirectives.parse({ html: "\u0000<<<meta", headers: ":::,,,:" }).resolve([]))).toBeUndefined();
+  });
+
+  it("reports the page's meta tags, header values, agents and input", () => {
+    const html = '<meta name="description" content="Shoes, cheap"><meta name="googlebot" content="noindex"><meta name="og:title" content="x">';
+    const page = IndexingDirectives.parse({ html, headers: ["bingbot: nofollow"] });
+    expect(page.metaTags.map((t) => t.name)).toEqual(["description", "googlebot", "og:title"]);
+    expect(page.headerValues).toEqual(["bingbot: nofollow"]);
+    // HTML's own metadata names and names that are no product token hold no directives.
+    expect(page.agents).toEqual(["bingbot", "googlebot"]);
+    expect(page.unknown).toEqual([]);
+    expect(page.input).toEqual({ bytes: html.length, encoding: "utf-8", bom: false, transcoded: false });
+  });
+});
+
+describe("X-Robots-Tag input forms", () => {
+  it("takes a string as one value and an array as one value per header line", () => {
+    expect(xRobotsTagValues("noindex, nofollow")).toEqual(["noindex, nofollow"]);
+    expect(xRobotsTagValues(["noindex", "googlebot: nofollow"])).toEqual(["noindex", "googlebot: nofollow"]);
+    expect(xRobotsTagValues(undefined)).toEqual([]);
+    expect(xRobotsTagValues(null)).toEqual([]);
+  });
+
+  it("reads fetch Headers, which join repeated headers with `, `", () => {
+    const headers = new Headers();
+    headers.append("X-Robots-Tag", "googlebot: nofollow");
+    headers.append("x-robots-tag", "noindex");
+    expect(xRobotsTagValues(headers)).toEqual(["googlebot: nofollow, noindex"]);
+    expect(xRobotsTagValues(new Headers({ "content-type": "text/html" }))).toEqual([]);
+  });
+
+  it("reads Node header records: any key case, joined strings, headersDistinct arrays, numbers", () => {
+    expect(xRobotsTagValues({ "X-Robots-Tag": "noindex", host: "a" })).toEqual(["noindex"]);
+    expect(xRobotsTagValues({ "x-robots-tag": ["a", "b"], "set-cookie": ["c"] })).toEqual(["a", "b"]);
+    expect(xRobotsTagValues({ "x-robots-tag": 7, other: undefined })).toEqual(["7"]);
+    expect(xRobotsTagValues({ "x-robots-tag": undefined })).toEqual([]);
+  });
+
+  it("splits a `Name: value` header line (the CLI's --header)", () => {
+    expect(xRobotsTagFromLine("X-Robots-Tag: googlebot: noindex")).toBe("googlebot: noindex");
+    expect(xRobotsTagFromLine("x-robots-tag:noindex")).toBe("noindex");
+    expect(xRobotsTagFromLine("Content-Type: text/html")).toBeUndefined();
+    expect(xRobotsTagFromLine("noindex")).toBeUndefined();
+  });
+});
+
+describe("directive lists", () => {
+  const read = (headers: string | string[]) => IndexingDirectives.parse({ headers });
+  const summary = (directives: readonly { agent: string | null; name: string }[]) => directives.map((d) => `${d.agent ?? "*"}:${d.name}`);
+
+  it("skips empty elements and whitespace around names, values and agent prefixes", () => {
+    expect(summary(read(" , noindex ,, \t GoogleBot  :  nofollow , ").directives)).toEqual(["*:noindex", "googlebot:nofollow"]);
+    expect(summary(read("googlebot:, noindex").directives)).toEqual(["googlebot:noindex"]);
+    expect(read("max-snippet :  25").directives).toMatchObject([{ name: "max-snippet", value: 25 }]);
+  });
+
+  it("starts every header value generic, while a joined value keeps the agent to its end", () => {
+    expect(summary(read(["googlebot: nofollow", "noindex"]).directives)).toEqual(["googlebot:nofollow", "*:noindex"]);
+    expect(summary(read("googlebot: nofollow, noindex").directives)).toEqual(["googlebot:nofollow", "googlebot:noindex"]);
+  });
+
+  it("reads `noindex: x` as an agent in a header but as an invalid directive in a meta tag", () => {
+    expect(read("noindex: nofollow").agents).toEqual(["noindex"]);
+    const page = IndexingDirectives.parse({ html: '<meta name=robots content="noindex: x, nofollow:">' });
+    expect(page.invalid).toMatchObject([{ name: "noindex", problem: "unexpected-value" }]);
+    expect(summary(page.directives)).toEqual(["*:nofollow"]);
+  });
+
+  it("joins a date's comma only after a weekday name", () => {
+    expect(read("unavailable_after: Wed, 03 Dec 2025 13:09:53 GMT, noindex").directives.map((d) => d.text)).toEqual([
+      "unavailable_after: Wed, 03 Dec 2025 13:09:53 GMT", "noindex",
+    ]);
+    expect(read("unavailable_after: 2025-12-03, noindex").directives.map((d) => d.name)).toEqual(["unavailable_after", "noindex"]);
+    expect(read("unavailable_after: Wed").invalid).toMatchObject([{ problem: "invalid-value" }]);
+  });
+
+  it("gives flag and value directives their typed values", () => {
+    const directives = read("max-snippet:+5, max-video-preview:-1, max-image-preview:Standard, unavailable_after: 2030-01-01, noai").directives;
+    expect(directives.map((d) => ("value" in d ? [d.name, d.value] : [d.name]))).toEqual([
+      ["max-snippet", 5], ["max-video-preview", -1], ["max-image-preview", "standard"], ["unavailable_after", new Date("2030-01-01T00:00:00Z")], ["noai"],
+    ]);
+  });
+});
+
+describe("unavailable_after dates beyond the examples", () => {
+  const iso = (text: string) => parseDirectiveDate(text)?.toISOString() ?? null;
+
+  it("reads asctime, full month names, any case, UT/UTC/Z, and no zone as UTC", () => {
+    expect(iso("Wed Dec  3 13:09:53 2025")).toBe("2025-12-03T13:09:53.000Z");
+    expect(iso("3 december 2025 13:09 ut")).toBe("2025-12-03T13:09:00.000Z");
+    expect(iso("03 DEC 2025 13:09:53 UTC")).toBe("2025-12-03T13:09:53.000Z");
+    expect(iso("03 Dec 2025 13:09:53 Z")).toBe("2025-12-03T13:09:53.000Z");
+    expect(iso("03 Dec 2025 13:09:53")).toBe("2025-12-03T13:09:53.000Z");
+    expect(iso("2025-12-03 13:09:53")).toBe("2025-12-03T13:09:53.000Z");
+  });
+
+  it("maps two-digit years 00-69 to 20xx and 70-99 to 19xx", () => {
+    expect(iso("Sunday, 06-Nov-94 08:49:37 GMT")).toBe("1994-11-06T08:49:37.000Z");
+    expect(iso("Monday, 01-Jan-69 00:00:00 GMT")).toBe("2069-01-01T00:00:00.000Z");
+  });
+
+  it("accepts leap days only in leap years and rejects out-of-range fields", () => {
+    expect(iso("2024-02-29")).toBe("2024-02-29T00:00:00.000Z");
+    for (const bad of ["2025-02-29", "2025-13-01", "2025-12-03T23:60", "2025-12-03T10:00+25:00", "32 Jan 2025 10:00 GMT", "", "tomorrow"]) {
+      expect(iso(bad), bad).toBeNull();
+    }
+  });
+});
+
+describe("serialisation round trips", () => {
+  /** Agent, name and typed value: what must survive a round trip. */
+  const meaning = (page: IndexingDirectives) => [
+    ...page.directives.map((d: Directive) => [d.agent, d.name, "value" in d ? (d.value instanceof Date ? d.value.getTime() : d.value) : null]),
+    ...page.unknown.map((d) => [d.agent, "unknown", asciiLower(d.text)]),
+    ...page.invalid.map((d) => [d.agent, d.problem, asciiLower(d.text)]),
+  ].map((entry) => JSON.stringify(entry)).sort();
+  const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+  it("writes one header value and one meta tag per agent group", () => {
+    const page = IndexingDirectives.parse({
+      html: '<meta name="robots" content="NOINDEX, max-snippet:20"><meta name="GoogleBot" content="nosnippet, foo: bar">',
+      headers: "unavailable_after: 25 Jun 2010 15:00:00 PST, otherbot: noarchive",
+    });
+    expect(page.toHeaderValues()).toEqual([
+      "unavailable_after: Fri, 25 Jun 2010 23:00:00 GMT, noindex, max-snippet:20",
+      "otherbot: noarchive",
+      "googlebot: nosnippet",
+      "googlebot: foo: bar",
+    ]);
+    expect(page.toMetaTags()).toEqual([
+      '<meta name="robots" content="unavailable_after: Fri, 25 Jun 2010 23:00:00 GMT, noindex, max-snippet:20">',
+      '<meta name="otherbot" content="noarchive">',
+      '<meta name="googlebot" content="nosnippet, foo: bar">',
+    ]);
+  });
+
+  const element = fc.oneof(
+    fc.constantFrom("noindex", "NoFollow", "none", "all", "nosnippet", "noarchive", "nocache", "noai", "noodp", "indexifembedded", "notranslate"),
+    fc.integer({ min: -3, max: 500 }).map((n) => `max-snippet:${n}`),
+    fc.integer({ min: -1, max: 90 }).map((n) => `max-video-preview: ${n}`),
+    fc.constantFrom("none", "standard", "large", "huge").map((v) => `max-image-preview:${v}`),
+    fc.date({ min: new Date("1971-01-01"), max: new Date("2068-12-31"), noInvalidDate: true }).map((d) => `unavailable_after: ${d.toUTCString()}`),
+    fc.constantFrom("unavailable_after: 2030-01-01T10:00:00+02:00", "unavailable_after: garbage", "max-snippet", "foo", "x-y_z", "a&b<c\"d"),
+  );
+  const group = fc.tuple(fc.constantFrom(null, "googlebot", "bingbot", "otherbot-news"), fc.array(element, { minLength: 1, maxLength: 5 }));
+  const groups = fc.array(group, { maxLength: 5 });
+
+  it("reads back the same directives from its header values and from its meta tags (both builds)", () => {
+    fc.assert(
+      fc.property(groups, (list) => {
+        const headers = list.map(([agent, elements]) => (agent === null ? "" : `${agent}: `) + elements.join(", "));
+        const original = IndexingDirectives.parse({ headers });
+        expect(meaning(IndexingDirectives.parse({ headers: original.toHeaderValues() }))).toEqual(meaning(original));
+        for (const scanner of scanners) {
+          expect(meaning(scanner.read({ html: original.toMetaTags().join("\n") }))).toEqual(meaning(original));
+        }
+      }),
+      { seed, numRuns: 300 },
+    );
+  });
+});
+
+describe("character reference table", () => {
+  it("decodes every name it knows exactly as parse5 (a full HTML5 implementation) does", () => {
+    const { named, legacy } = knownReferenceNames();
+    const cases = [...named.map((name) => `&${name};`), ...legacy.map((name) => `&${name} `), ...legacy.map((name) => `&${name}x`)];
+    const html = cases.map((value, i) => `<meta name=n${i} content="${value}">`).join("");
+    const [scanner] = scanners;
+    expect(scanner!.scan(html).map((t) => t.content)).toEqual(parse5Metas(html).map((t) => t.content));
+    expect(cases.length).toBeGreaterThan(250);
+  });
+});
