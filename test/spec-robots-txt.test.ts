@@ -10,7 +10,7 @@
  * goes through `isAllowed` and the batch API so that the three agree.
  */
 import fc from "fast-check";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isRobotsError, RobotsError, type RobotsErrorCode } from "../src/errors.js";
 import type { AgentQuery, Explanation, GroupScope, LineInfo, ParseOptions, Profile, RobotsRecord, RobotsTxt } from "../src/types.js";
 import { implementations } from "./support/implementations.js";
@@ -99,9 +99,6 @@ function countLines(bytes: Uint8Array): number {
 }
 
 describe.each(implementations)("$name", (impl) => {
-  // The tests are synchronous; yielding between them lets the worker answer Vitest's RPC in time.
-  beforeEach(() => new Promise<void>((resolve) => setImmediate(resolve)));
-
   const parse = (body: string | Uint8Array, options?: ParseOptions): RobotsTxt => impl.parse(body, options);
   const rfc = (body: string | Uint8Array, options: ParseOptions = {}): RobotsTxt => impl.parse(body, { ...options, profile: "rfc9309" });
   const both = (body: string | Uint8Array) => PROFILES.map((profile) => parse(body, { profile }));
