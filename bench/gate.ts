@@ -1,0 +1,85 @@
+/**
+ * The CI benchmark gate (`npm run bench:ci`, run by .ci/run after `npm test`): the ratios of the
+ * full benchmark, measured on smaller batches, compared with the floors below. It fails (exit
+ * code 1, one line per failed floor) when a ratio measured in this run falls below its floor.
+ * Only ratios between engines measured in the same process and the same run are checked, never an
+ * absolute time: a slower or busier machine slows both sides.
+ *
+ * FLOORS: about half of the middle of three runs on the development machine (2 logical CPUs,
+ * shared, load average 3.5-4 from other work; the measured ranges are beside each floor), so that
+ * noise passes and a real regression fails. Raise them when the engine gets faster for good (run
+ * the gate three times, take half of the middle value); never lower one to let a regression pass.
+ */
+import { init } from "../src/index.js";
+import { describeMachine, findCompile, findThroughput, formatInteger, formatRatio, machine, measureWorkload, type Settings, sinkValue, textTable } from "./measure.js";
+import { GENERATED, generatedWorkload } from "./workloads.js";
+
+const FLOORS = {
+  /** WASM classify(bytes) per URL against robots-parser's isAllowed per URL, same URLs, same file (measured 24-26x, 131-150x, 386-396x). */
+  batchedVsRobotsParser: { "2k": 12, "50k": 70, "512k": 190 },
+  /** WASM classify(bytes) per URL against the reference's classify(string[]) (measured 46-48x, 273-386x, 705-862x). */
+  batchedVsReference: { "2k": 23, "50k": 150, "512k": 400 },
+  /** robots-parser's parse of the whole file against WASM parse + first classify, which builds the match plan (measured 2.1-2.8x, 2.5-2.7x, 3.3-4.4x). */
+  compileVsRobotsParser: { "2k": 1.3, "50k": 1.3, "512k": 2 },
+} as const;
+
+type Size = keyof typeof FLOORS.batchedVsRobotsParser;
+
+/** URLs per batch: the ratios are per URL, so a smaller batch measures the same thing. */
+const URL_COUNT = Number(process.env.BENCH_URLS ?? 50_000);
+const SETTINGS: Settings = {
+  timeMs: Number(process.env.BENCH_TIME_MS ?? 500),
+  iterations: 9,
+  warmupIterations: 2,
+  rounds: 3,
+  subsetPassMs: 100,
+  subsetMinUrls: 30,
+};
+
+const started = performance.now();
+const info = machine();
+await init();
+console.log(`robots-wasm CI benchmark gate: ${formatInteger(URL_COUNT)} URLs per workload; ${describeMachine(info)}`);
+
+interface Check {
+  name: string;
+  measured: number;
+  floor: number;
+}
+const checks: Check[] = [];
+const failures: string[] = [];
+for (const spec of GENERATED) {
+  const size = spec.name as Size;
+  const workload = generatedWorkload(spec, URL_COUNT);
+  const result = await measureWorkload(workload, {
+    settings: SETTINGS,
+    tasks: ["wasm-bytes", "reference", "robots-parser"],
+    compileTasks: ["wasm-parse-plan", "robots-parser-parse"],
+  });
+  const batched = findThroughput(result, "wasm-bytes")!;
+  const reference = findThroughput(result, "reference")!;
+  const compile = findCompile(result, "robots-parser-parse")!.medianMs / findCompile(result, "wasm-parse-plan")!.medianMs;
+  checks.push(
+    { name: `${size}: WASM classify(bytes) vs robots-parser isAllowed`, measured: batched.vsRobotsParser, floor: FLOORS.batchedVsRobotsParser[size] },
+    { name: `${size}: WASM classify(bytes) vs reference classify`, measured: reference.nsPerUrl / batched.nsPerUrl, floor: FLOORS.batchedVsReference[size] },
+    { name: `${size}: WASM compile (parse + plan) vs robots-parser parse`, measured: compile, floor: FLOORS.compileVsRobotsParser[size] },
+  );
+  if (result.checks.wasmVsReference !== 0) {
+    failures.push(`${size}: WASM and the reference disagree on ${result.checks.wasmVsReference} of ${result.checks.compared} URLs (a correctness bug, see npm test)`);
+  }
+}
+
+const rows = [["ratio (same run)", "measured", "floor", "margin", ""]];
+for (const check of checks) {
+  const ok = check.measured >= check.floor;
+  rows.push([check.name, formatRatio(check.measured), formatRatio(check.floor), `${((check.measured / check.floor - 1) * 100).toFixed(0)}%`, ok ? "ok" : "FAIL"]);
+  if (!ok) failures.push(`${check.name}: ${formatRatio(check.measured)} is below its floor of ${formatRatio(check.floor)} (bench/gate.ts FLOORS)`);
+}
+console.log(textTable(rows));
+console.log(`gate took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+if (sinkValue() === -1) console.log("");
+if (failures.length > 0) {
+  for (const failure of failures) console.error(`bench:ci FAILED: ${failure}`);
+  process.exit(1);
+}
+console.log("bench:ci: every ratio is above its floor");
