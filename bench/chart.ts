@@ -46,8 +46,9 @@ export function throughputChart(results: readonly WorkloadResult[], info: Machin
   const rules = plotted.map((result) => result.rules);
   const xMin = Math.floor(Math.log10(Math.min(...rules)));
   const xMax = Math.ceil(Math.log10(Math.max(...rules)));
+  // Half a decade of headroom above the highest point keeps it clear of the workload labels.
   const yMin = Math.floor(Math.log10(Math.min(...values)));
-  const yMax = Math.ceil(Math.log10(Math.max(...values)));
+  const yMax = Math.ceil(Math.log10(Math.max(...values)) + 0.5);
   const x = (count: number) => PLOT.left + ((Math.log10(count) - xMin) / (xMax - xMin)) * (PLOT.right - PLOT.left);
   const y = (rate: number) => PLOT.bottom - ((Math.log10(rate) - yMin) / (yMax - yMin)) * (PLOT.bottom - PLOT.top);
   const point = (value: number) => value.toFixed(1);

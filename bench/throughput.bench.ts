@@ -186,7 +186,7 @@ const report = {
   command: COMMAND,
   date: new Date().toISOString(),
   machine: info,
-  settings: { ...SETTINGS, urls: URL_COUNT, profile: "google", maxBytes: "Infinity", agent: "Googlebot", statistic: "tinybench p50 (warm median)" },
+  settings: { ...SETTINGS, urls: URL_COUNT, profile: "google", maxBytes: "Infinity", agent: "Googlebot", statistic: `median of the tinybench samples of ${SETTINGS.rounds} rounds (warm, after warm-up passes)` },
   durationSeconds: Math.round(elapsedS),
   peakRssBytes,
   targets: targetList,
