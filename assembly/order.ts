@@ -2,11 +2,15 @@
 // (robots-txt.md 3: the longest pattern wins, allow wins ties, and among equals Google keeps
 // the first line it met).
 
+import { sortIndices } from "./sort";
 import { RuleField, RuleFlag, RuleTable } from "./table";
 
+/** The table being sorted (the comparator cannot capture it). */
+let sorting: RuleTable | null = null;
+
 /** True if rule `a` decides before rule `b`. */
-// @ts-ignore: decorator
-@inline function before(table: RuleTable, a: u32, b: u32): bool {
+function before(a: u32, b: u32): bool {
+  const table = changetype<RuleTable>(sorting);
   const pa = table.ruleField(a, RuleField.PRIORITY);
   const pb = table.ruleField(b, RuleField.PRIORITY);
   if (pa != pb) return pa > pb;
@@ -16,46 +20,13 @@ import { RuleField, RuleFlag, RuleTable } from "./table";
   return table.ruleField(a, RuleField.LINE) < table.ruleField(b, RuleField.LINE);
 }
 
-/** Fills `table.order` with every rule index in decision order (a stable bottom-up merge sort). */
+/** Fills `table.order` with every rule index in decision order. */
 export function sortRules(table: RuleTable): void {
   const count = table.ruleCount;
-  const bytes = <usize>count << 2;
+  sorting = table;
+  const sorted = sortIndices(count, before);
+  sorting = null;
   table.order.length = 0;
-  let src = table.order.reserve(bytes);
-  table.order.length = bytes;
-  for (let i: u32 = 0; i < count; i++) store<u32>(src + (<usize>i << 2), i);
-  if (count < 2) return;
-
-  let dst = heap.alloc(bytes);
-  const n = <usize>count;
-  for (let width: usize = 1; width < n; width <<= 1) {
-    for (let lo: usize = 0; lo < n; lo += width << 1) {
-      const mid = min<usize>(lo + width, n);
-      const hi = min<usize>(lo + (width << 1), n);
-      let i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) {
-        const a = load<u32>(src + (i << 2));
-        const b = load<u32>(src + (j << 2));
-        if (before(table, b, a)) {
-          store<u32>(dst + (k << 2), b);
-          j++;
-        } else {
-          store<u32>(dst + (k << 2), a);
-          i++;
-        }
-        k++;
-      }
-      while (i < mid) store<u32>(dst + (k++ << 2), load<u32>(src + (i++ << 2)));
-      while (j < hi) store<u32>(dst + (k++ << 2), load<u32>(src + (j++ << 2)));
-    }
-    const swap = src;
-    src = dst;
-    dst = swap;
-  }
-  if (src != table.order.data) {
-    memory.copy(table.order.data, src, bytes);
-    heap.free(src);
-  } else {
-    heap.free(dst);
-  }
+  table.order.pushBytes(sorted, <usize>count << 2);
+  heap.free(sorted);
 }

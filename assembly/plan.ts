@@ -18,6 +18,7 @@
 
 import { Char } from "./chars";
 import { bytesEqual, matchesAfterPrefix } from "./pattern";
+import { sortIndices } from "./sort";
 import { RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
 
@@ -190,48 +191,6 @@ function prefixBefore(a: u32, b: u32): bool {
   return a < b;
 }
 
-/** Ranks 0..count-1 sorted by prefixBefore (bottom-up merge sort). Caller frees. */
-function sortByPrefix(table: RuleTable, count: u32): usize {
-  const bytes = <usize>count << 2;
-  let src = heap.alloc(max<usize>(bytes, 4));
-  let dst = heap.alloc(max<usize>(bytes, 4));
-  for (let i: u32 = 0; i < count; i++) store<u32>(src + (<usize>i << 2), i);
-  for (let width: u32 = 1; width < count; width <<= 1) {
-    for (let lo: u32 = 0; lo < count; lo += width << 1) {
-      const mid = min(lo + width, count);
-      const hi = min(lo + (width << 1), count);
-      let i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) {
-        const a = load<u32>(src + (<usize>i << 2));
-        const b = load<u32>(src + (<usize>j << 2));
-        if (prefixBefore(b, a)) {
-          store<u32>(dst + (<usize>k << 2), b);
-          j++;
-        } else {
-          store<u32>(dst + (<usize>k << 2), a);
-          i++;
-        }
-        k++;
-      }
-      while (i < mid) {
-        store<u32>(dst + (<usize>k << 2), load<u32>(src + (<usize>i << 2)));
-        i++;
-        k++;
-      }
-      while (j < hi) {
-        store<u32>(dst + (<usize>k << 2), load<u32>(src + (<usize>j << 2)));
-        j++;
-        k++;
-      }
-    }
-    const swap = src;
-    src = dst;
-    dst = swap;
-  }
-  heap.free(dst);
-  return src;
-}
-
 function addNode(plan: MatchPlan): u32 {
   const id = <u32>(plan.nodes.length / (NODE_FIELDS << 2));
   plan.nodes.pushU32(NO_RANK);
@@ -303,7 +262,7 @@ export function buildPlan(table: RuleTable): MatchPlan {
   }
 
   loadPrefixes(table, count);
-  const sorted = sortByPrefix(table, count);
+  const sorted = sortIndices(count, prefixBefore);
   buildTree(table, plan, sorted, count);
   heap.free(sorted);
   buildGramIndex(table, plan);
