@@ -89,11 +89,12 @@ export function matchesAfterPrefix(path: usize, pathLength: usize, pattern: usiz
 }
 
 /** Whether a rule's pattern matches the path. */
-export function ruleMatches(table: RuleTable, rule: u32, path: usize, pathLength: usize): bool {
+export function ruleMatches(table: RuleTable, rule: u32, path: usize, pathLength: usize, checkPrefix: bool = true): bool {
   const prefix = <usize>table.ruleField(rule, RuleField.PREFIX_LENGTH);
   if (prefix > pathLength) return false;
   const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
-  if (!bytesEqual(path, pattern, prefix)) return false;
+  // The match plan's tree walk has already compared the prefix of the rules it files at a node.
+  if (checkPrefix && !bytesEqual(path, pattern, prefix)) return false;
   const flags = table.ruleField(rule, RuleField.FLAGS);
   if ((flags & (RuleFlag.WILDCARD | RuleFlag.ANCHORED)) == 0) return true;
   const patternLength = <usize>table.ruleField(rule, RuleField.PATTERN_LENGTH);

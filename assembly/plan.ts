@@ -17,7 +17,7 @@
 //   far; a 64-bit byte mask rejects most of them before any byte search.
 
 import { Char } from "./chars";
-import { bytesEqual, matchesAfterPrefix } from "./pattern";
+import { bytesEqual, ruleMatches } from "./pattern";
 import { sortIndices } from "./sort";
 import { RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
@@ -572,17 +572,6 @@ function computePathMask(path: usize, length: usize): void {
   return ((load<u64>(at) & ~pathLow) | (load<u64>(at, 8) & ~pathHigh)) == 0;
 }
 
-/** Whether the wildcard rule of `rank` matches the whole path (its prefix included). */
-function wildcardMatches(table: RuleTable, rank: u32, path: usize, length: usize, checkPrefix: bool): bool {
-  const rule = ruleOf(table, rank);
-  const prefix = <usize>table.ruleField(rule, RuleField.PREFIX_LENGTH);
-  if (prefix > length) return false;
-  const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
-  if (checkPrefix && !bytesEqual(path, pattern, prefix)) return false;
-  const flags = table.ruleField(rule, RuleField.FLAGS);
-  return matchesAfterPrefix(path, length, pattern, table.ruleField(rule, RuleField.PATTERN_LENGTH), prefix, (flags & RuleFlag.ANCHORED) != 0);
-}
-
 /** The best rank in one bucket that matches and beats `best`, else `best`. */
 function bestInBucket(
   table: RuleTable, plan: MatchPlan, buckets: Buckets, bucket: u32, best: u32,
@@ -594,7 +583,7 @@ function bestInBucket(
     const rank = buckets.ranks.u32At(i);
     if (rank >= best) break;
     if (!maskAllows(plan, rank)) continue;
-    if (wildcardMatches(table, rank, path, length, true)) return rank;
+    if (ruleMatches(table, ruleOf(table, rank), path, length, true)) return rank;
   }
   return best;
 }
@@ -646,7 +635,7 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
         haveMask = true;
       }
       if (!maskAllows(plan, rank)) continue;
-      if (wildcardMatches(table, rank, path, length, false)) {
+      if (ruleMatches(table, ruleOf(table, rank), path, length, false)) {
         best = rank;
         break;
       }
@@ -663,7 +652,7 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
       const rank = always.u32At(i);
       if (rank >= best) break;
       if (!maskAllows(plan, rank)) continue;
-      if (wildcardMatches(table, rank, path, length, true)) {
+      if (ruleMatches(table, ruleOf(table, rank), path, length, true)) {
         best = rank;
         break;
       }
