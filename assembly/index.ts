@@ -50,11 +50,14 @@ const enum Mode {
   STRIP_CR = 4,
 }
 
+/** matchBatch count meaning "every line of the batch, none after a final LF". */
+const ALL_LINES: u32 = 0xffffffff;
+
 /**
  * Decides `count` URLs for the current agent selection. URL i is urls[offsets[i], offsets[i+1])
- * when `offsets` is non-zero, else the i-th LF-separated line of urls[0, urlsLength). Writes a
- * verdict byte per URL (1 = allowed) and the detail the mode asks for; returns the number of
- * URLs decided.
+ * when `offsets` is non-zero, else the i-th LF-separated line of urls[0, urlsLength) (with
+ * count ALL_LINES: every line, so the host need not count them first). Writes a verdict byte per
+ * URL (1 = allowed) and the detail the mode asks for; returns the number of URLs decided.
  */
 export function matchBatch(
   table: usize, urls: usize, urlsLength: usize, offsets: usize, count: u32,
@@ -71,7 +74,7 @@ export function matchBatch(
       const end = <usize>load<u32>(offsets + (<usize>(done + 1) << 2));
       rule = decideUrl(t, urls, start, end, false, false);
     } else {
-      if (lineStart > urlsLength) break;
+      if (lineStart > urlsLength || (count == ALL_LINES && lineStart == urlsLength)) break;
       rule = decideUrl(t, urls, lineStart, urlsLength, true, stripCr);
       lineStart = lineEnd + 1;
     }

@@ -82,6 +82,45 @@ export function normalizePath(src: usize, len: usize, dst: usize): usize {
   return j;
 }
 
+/**
+ * The bytes from the start of a recent URL (in a batch of lines) up to and including the first
+ * byte of its path, when that URL had a `scheme://authority` (0: none). URLs of a batch mostly
+ * share their origin; one whose first bytes are these has its path at the same offset, because
+ * locatePath's scan reads exactly those bytes (none of them an LF) to find it. Keyed by content
+ * only, so it stays valid across batches and tables.
+ */
+const KNOWN_CAPACITY: usize = 64;
+let knownBytes: usize = heap.alloc(KNOWN_CAPACITY);
+let knownLength: u32 = 0;
+
+function rememberAuthority(base: usize, start: usize, at: usize, limit: usize): void {
+  knownLength = 0;
+  if (at >= limit || at - start + 1 > KNOWN_CAPACITY) return;
+  const c = <u32>load<u8>(base + at);
+  if (c != Char.SLASH && c != Char.QUESTION && c != Char.SEMICOLON) return;
+  memory.copy(knownBytes, base + start, at - start + 1);
+  knownLength = <u32>(at - start + 1);
+}
+
+/** Whether n (1..64) bytes at a and b are equal: sixteen at a time, the last vector overlapping. */
+// @ts-ignore: decorator
+@inline function sameBytes(a: usize, b: usize, n: usize): bool {
+  if (n < 16) return bytesEqualShort(a, b, n);
+  let i: usize = 0;
+  while (i + 16 < n) {
+    if (!i8x16.all_true(i8x16.eq(v128.load(a + i), v128.load(b + i)))) return false;
+    i += 16;
+  }
+  return i8x16.all_true(i8x16.eq(v128.load(a + n - 16), v128.load(b + n - 16)));
+}
+
+function bytesEqualShort(a: usize, b: usize, n: usize): bool {
+  for (let i: usize = 0; i < n; i++) {
+    if (load<u8>(a + i) != load<u8>(b + i)) return false;
+  }
+  return true;
+}
+
 /** Where the path of a URL lies; `pathNeedsSlash` says a `/` must be put in front (it began with `?` or `;`). */
 export let pathStart: usize = 0;
 export let pathEnd: usize = 0;
@@ -105,16 +144,25 @@ export function locatePath(base: usize, start: usize, limit: usize, stopAtNul: b
   const nul: u32 = stopAtNul ? 0 : Char.HASH;
   pathStart = pathEnd = 0;
   pathNeedsSlash = false;
-  // Initial two slashes are ignored (a scheme-relative URL).
-  const searchStart = start + 1 < limit && load<u8>(base + start) == Char.SLASH && load<u8>(base + start + 1) == Char.SLASH ? start + 2 : start;
-  let at = findFirstOf(base, searchStart, limit, Char.SLASH, Char.QUESTION, Char.SEMICOLON, Char.HASH, Char.COLON, newline);
-  // A `:` is the scheme's only if `//` follows; else it is an ordinary byte of the authority.
-  while (at < limit && load<u8>(base + at) == Char.COLON) {
-    if (at + 2 < limit && load<u8>(base + at + 1) == Char.SLASH && load<u8>(base + at + 2) == Char.SLASH) {
-      at = findFirstOf(base, at + 3, limit, Char.SLASH, Char.QUESTION, Char.SEMICOLON, Char.HASH, newline, newline);
-      break;
+  let at: usize;
+  const known = <usize>knownLength;
+  if (inLine && known != 0 && start + known <= limit && sameBytes(base + start, knownBytes, known)) {
+    // The same scheme and authority as a URL before (see rememberAuthority): the scan would read
+    // exactly these bytes and stop at the same place.
+    at = start + known - 1;
+  } else {
+    // Initial two slashes are ignored (a scheme-relative URL).
+    const searchStart = start + 1 < limit && load<u8>(base + start) == Char.SLASH && load<u8>(base + start + 1) == Char.SLASH ? start + 2 : start;
+    at = findFirstOf(base, searchStart, limit, Char.SLASH, Char.QUESTION, Char.SEMICOLON, Char.HASH, Char.COLON, newline);
+    // A `:` is the scheme's only if `//` follows; else it is an ordinary byte of the authority.
+    while (at < limit && load<u8>(base + at) == Char.COLON) {
+      if (at + 2 < limit && load<u8>(base + at + 1) == Char.SLASH && load<u8>(base + at + 2) == Char.SLASH) {
+        at = findFirstOf(base, at + 3, limit, Char.SLASH, Char.QUESTION, Char.SEMICOLON, Char.HASH, newline, newline);
+        if (inLine) rememberAuthority(base, start, at, limit);
+        break;
+      }
+      at = findFirstOf(base, at + 1, limit, Char.SLASH, Char.QUESTION, Char.SEMICOLON, Char.HASH, Char.COLON, newline);
     }
-    at = findFirstOf(base, at + 1, limit, Char.SLASH, Char.QUESTION, Char.SEMICOLON, Char.HASH, Char.COLON, newline);
   }
   if (at >= limit || (inLine && load<u8>(base + at) == Char.LF)) {
     // No path: `/`.

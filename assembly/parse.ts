@@ -5,8 +5,9 @@
 import { Char, equalsLower, isAgentChar, isBlank, isTrimmable, startsWithLower, toLower } from "./chars";
 import { compilePattern } from "./normalize";
 import {
-  AGENT_FIELDS, LineFlag, LineKind, NO_GROUP, Profile, RecordKind, RuleFlag, RuleTable,
+  AGENT_FIELDS, LineFlag, LineKind, NO_GROUP, Profile, RecordKind, RULE_FIELDS, RuleField, RuleFlag, RuleTable,
 } from "./table";
+import { findByte, findFirstOf } from "./scan";
 import { sortRules } from "./order";
 
 /**
@@ -48,12 +49,10 @@ export function compileRobots(body: usize, length: usize, profile: u32): RuleTab
 
   let lineNumber: u32 = 0;
   let lineStart = pos;
-  while (pos < length) {
+  while (true) {
+    pos = findFirstOf(body, pos, length, Char.LF, Char.CR, Char.LF, Char.LF, Char.LF, Char.LF);
+    if (pos >= length) break;
     const c = <u32>load<u8>(body + pos);
-    if (c != Char.LF && c != Char.CR) {
-      pos++;
-      continue;
-    }
     parseLine(table, body, lineStart, pos, ++lineNumber, maxLine);
     pos++;
     // The LF of a CRLF does not end another line.
@@ -74,17 +73,10 @@ function parseLine(table: RuleTable, body: usize, start: usize, end: usize, line
     flags |= LineFlag.TOO_LONG;
   }
   // Google-specific: the line is a C string, so a NUL byte ends it; a `#` starts a comment.
-  for (let i = start; i < end; i++) {
-    const c = load<u8>(body + i);
-    if (c == 0) {
-      end = i;
-      break;
-    }
-    if (c == Char.HASH) {
-      end = i;
-      flags |= LineFlag.HAS_COMMENT;
-      break;
-    }
+  const stop = findFirstOf(body, start, end, 0, Char.HASH, 0, 0, 0, 0);
+  if (stop < end) {
+    if (load<u8>(body + stop) == Char.HASH) flags |= LineFlag.HAS_COMMENT;
+    end = stop;
   }
   while (start < end && isTrimmable(load<u8>(body + start))) start++;
   while (end > start && isTrimmable(load<u8>(body + end - 1))) end--;
@@ -94,13 +86,7 @@ function parseLine(table: RuleTable, body: usize, start: usize, end: usize, line
   }
 
   // Key and value split at the first colon.
-  let separator = end;
-  for (let i = start; i < end; i++) {
-    if (load<u8>(body + i) == Char.COLON) {
-      separator = i;
-      break;
-    }
-  }
+  let separator = findByte(body, start, end, Char.COLON);
   if (separator == end) {
     // Google-specific: a missing colon may be replaced by whitespace, but only when the line
     // holds exactly two words (`user-agent FooBot`, not `disallow /a b`).
@@ -200,8 +186,8 @@ function otherRecordKind(key: usize, len: usize): u32 {
 }
 
 function addLine(table: RuleTable, kind: u32, flags: u32): void {
-  table.lines.pushU8(kind);
-  table.lines.pushU8(flags);
+  store<u16>(table.lines.reserve(2), kind | (flags << 8));
+  table.lines.length += 2;
 }
 
 function addRecord(
@@ -289,11 +275,13 @@ function pushRule(table: RuleTable, line: u32, flags: u32, patternStart: usize, 
     if (prefix == patternLength) prefix--;
   }
   const rules = table.rules;
-  rules.pushU32(line);
-  rules.pushU32(flags);
-  rules.pushU32(currentGroup);
-  rules.pushU32(<u32>patternStart);
-  rules.pushU32(<u32>patternLength);
-  rules.pushU32(<u32>patternLength);
-  rules.pushU32(<u32>prefix);
+  const at = rules.reserve(RULE_FIELDS << 2);
+  rules.length += RULE_FIELDS << 2;
+  store<u32>(at, line, RuleField.LINE << 2);
+  store<u32>(at, flags, RuleField.FLAGS << 2);
+  store<u32>(at, currentGroup, RuleField.GROUP << 2);
+  store<u32>(at, <u32>patternStart, RuleField.PATTERN_START << 2);
+  store<u32>(at, <u32>patternLength, RuleField.PATTERN_LENGTH << 2);
+  store<u32>(at, <u32>patternLength, RuleField.PRIORITY << 2);
+  store<u32>(at, <u32>prefix, RuleField.PREFIX_LENGTH << 2);
 }

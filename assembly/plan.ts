@@ -10,15 +10,16 @@
 //   match if the walk ends there with the path consumed, and wildcard rules filed there are
 //   candidates whose remaining segments are checked.
 // - Nodes with many wildcard rules (real files carry hundreds of `/*...` rules whose prefix is
-//   `/`) hand them to a gram index instead: a rule is filed under one byte pair that every match
-//   must contain (or, for `$`-ended rules, under the pair that must end the path), so a path only
-//   checks the rules whose pair it contains.
+//   `/`) hand them to the gram index (grams.ts) instead, so a path only checks the rules filed
+//   under the short byte strings it contains.
 // - Candidates are tried in rank order and only while they could still beat the best match so
-//   far; a 64-bit byte mask rejects most of them before any byte search.
+//   far; a 128-bit byte mask (mask.ts) rejects most of them before any byte search.
 
-import { Char } from "./chars";
-import { bytesEqual, ruleMatches } from "./pattern";
-import { sortIndices } from "./sort";
+import { distinctRanks } from "./distinct";
+import { buildGramIndex, bestIndexedRank, GramIndex } from "./grams";
+import { candidateMatches, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
+import { resetPathMask } from "./mask";
+import { bytesEqual } from "./pattern";
 import { RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
 
@@ -27,7 +28,7 @@ export const NO_RANK: u32 = 0xffffffff;
 
 /**
  * A node with more wildcard rules than this hands them to the gram index: below it, trying them
- * in order with the byte-mask filter is cheaper than scanning the path's byte pairs. Tests set it
+ * in order with the byte-mask filter is cheaper than probing the path's grams. Tests set it
  * to 0 (setWildcardIndexLimit) so that both strategies face the reference.
  */
 let nodeWildcardLimit: u32 = 16;
@@ -41,7 +42,7 @@ const enum NodeField {
   LITERAL_BEST = 0,
   /** Best rank of the `$`-anchored literal rules whose pattern body is this node's string. */
   EXACT_BEST = 1,
-  /** Range of `wildcards`: wildcard rules whose prefix is this node's string, in rank order. */
+  /** Range of `wildcards` (in entries): wildcard rules whose prefix is this node's string, in rank order. */
   WILDCARD_START = 2,
   WILDCARD_COUNT = 3,
   /** Range of `edges`, sorted by first byte. */
@@ -61,58 +62,19 @@ const enum EdgeField {
 }
 const EDGE_FIELDS: u32 = EdgeField.COUNT;
 
-/** A bucket index: `starts` (buckets + 1 offsets) into `ranks`, each bucket in rank order. */
-@unmanaged
-class Buckets {
-  count: u32;
-  starts: Vec;
-  ranks: Vec;
-
-  static create(count: u32): Buckets {
-    const buckets = changetype<Buckets>(heap.alloc(offsetof<Buckets>()));
-    buckets.count = count;
-    buckets.starts = Vec.create((<usize>count + 1) << 2);
-    buckets.ranks = Vec.create(64);
-    return buckets;
-  }
-
-  bytes(): usize {
-    return offsetof<Buckets>() + this.starts.capacity + this.ranks.capacity;
-  }
-
-  free(): void {
-    this.starts.free();
-    this.ranks.free();
-    heap.free(changetype<usize>(this));
-  }
-}
-
 @unmanaged
 export class MatchPlan {
   nodes: Vec;
   edges: Vec;
+  /** Candidate entries (candidates.ts) of the wildcard rules filed at nodes. */
   wildcards: Vec;
-  /** Per rank: the 128-bit mask of the bytes a match must contain (bit = byte & 127), two u64. */
-  masks: Vec;
-  /** One bit per byte pair (first << 8 | second) under which some rule is filed in `pairs`. */
-  pairBits: Vec;
-  /** Gram index (0 when no node needed it): pairs anywhere in the path, pairs ending it, bytes ending it. */
-  pairs: Buckets | null;
-  endPairs: Buckets | null;
-  endBytes: Buckets | null;
-  /** Indexed wildcard rules with no byte pair to file them under: always candidates. */
-  always: Vec;
-  /** Per pair bucket: the URL number that last visited it, so a bucket is read once per URL. */
-  visits: Vec;
-  visit: u32;
+  /** The gram index of the rules taken from crowded nodes (null when no node is crowded). */
+  grams: GramIndex | null;
 
   /** Bytes of linear memory the plan holds. */
   bytes(): usize {
-    let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edges.capacity + this.wildcards.capacity +
-      this.masks.capacity + this.pairBits.capacity + this.always.capacity + this.visits.capacity;
-    if (this.pairs) total += changetype<Buckets>(this.pairs).bytes();
-    if (this.endPairs) total += changetype<Buckets>(this.endPairs).bytes();
-    if (this.endBytes) total += changetype<Buckets>(this.endBytes).bytes();
+    let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edges.capacity + this.wildcards.capacity;
+    if (this.grams) total += changetype<GramIndex>(this.grams).bytes();
     return total;
   }
 
@@ -120,13 +82,7 @@ export class MatchPlan {
     this.nodes.free();
     this.edges.free();
     this.wildcards.free();
-    this.masks.free();
-    this.pairBits.free();
-    if (this.pairs) changetype<Buckets>(this.pairs).free();
-    if (this.endPairs) changetype<Buckets>(this.endPairs).free();
-    if (this.endBytes) changetype<Buckets>(this.endBytes).free();
-    this.always.free();
-    this.visits.free();
+    if (this.grams) changetype<GramIndex>(this.grams).free();
     heap.free(changetype<usize>(this));
   }
 }
@@ -166,31 +122,6 @@ function loadPrefixes(table: RuleTable, count: u32): void {
   }
 }
 
-/** Lexicographic order of literal prefixes, then rank: rules filed at one node come in rank order. */
-function prefixBefore(a: u32, b: u32): bool {
-  const la = prefixLengthOf(a);
-  const lb = prefixLengthOf(b);
-  const pa = prefixOf(a);
-  const pb = prefixOf(b);
-  const n = min(la, lb);
-  let i: u32 = 0;
-  // Eight bytes at a time: byte-swapped, the first differing byte decides the comparison.
-  while (i + 8 <= n) {
-    const x = load<u64>(pa + i);
-    const y = load<u64>(pb + i);
-    if (x != y) return bswap(x) < bswap(y);
-    i += 8;
-  }
-  while (i < n) {
-    const ca = load<u8>(pa + i);
-    const cb = load<u8>(pb + i);
-    if (ca != cb) return ca < cb;
-    i++;
-  }
-  if (la != lb) return la < lb;
-  return a < b;
-}
-
 function addNode(plan: MatchPlan): u32 {
   const id = <u32>(plan.nodes.length / (NODE_FIELDS << 2));
   plan.nodes.pushU32(NO_RANK);
@@ -217,24 +148,6 @@ function addNode(plan: MatchPlan): u32 {
   return load<u32>(plan.edges.data + ((<usize>edge * EDGE_FIELDS + field) << 2));
 }
 
-/**
- * Writes the bytes that a match of the rule must contain (its literal bytes) as a 128-bit mask
- * (bit = byte & 127; compiled patterns are ASCII, and a path's other bytes only add bits).
- */
-function storeByteMask(pattern: usize, length: usize, at: usize): void {
-  let low: u64 = 0;
-  let high: u64 = 0;
-  for (let i: usize = 0; i < length; i++) {
-    const c = <u64>load<u8>(pattern + i);
-    if (c == Char.STAR || (c == Char.DOLLAR && i == length - 1)) continue;
-    const bit = (<u64>1) << (c & 63);
-    if (c & 64) high |= bit;
-    else low |= bit;
-  }
-  store<u64>(at, low);
-  store<u64>(at, high, 8);
-}
-
 /** Builds the plan for `table.selectedRules`. */
 export function buildPlan(table: RuleTable): MatchPlan {
   const count = <u32>(table.selectedRules.length >> 2);
@@ -242,39 +155,73 @@ export function buildPlan(table: RuleTable): MatchPlan {
   plan.nodes = Vec.create(<usize>count * 16 + 64);
   plan.edges = Vec.create(<usize>count * 16 + 64);
   plan.wildcards = Vec.create(64);
-  plan.masks = Vec.create(<usize>count << 4);
-  plan.pairBits = Vec.create(16);
-  plan.pairs = null;
-  plan.endPairs = null;
-  plan.endBytes = null;
-  plan.always = Vec.create(16);
-  plan.visits = Vec.create(16);
-  plan.visit = 0;
-
-  const masks = plan.masks.reserve(<usize>count << 4);
-  plan.masks.length = <usize>count << 4;
-  for (let rank: u32 = 0; rank < count; rank++) {
-    const rule = ruleOf(table, rank);
-    // Only wildcard rules are filtered by mask; literal ones are decided by the tree walk.
-    if ((table.ruleField(rule, RuleField.FLAGS) & RuleFlag.WILDCARD) == 0) continue;
-    const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
-    storeByteMask(pattern, table.ruleField(rule, RuleField.PATTERN_LENGTH), masks + (<usize>rank << 4));
-  }
+  plan.grams = null;
 
   loadPrefixes(table, count);
-  const sorted = sortIndices(count, prefixBefore);
-  buildTree(table, plan, sorted, count);
-  heap.free(sorted);
-  buildGramIndex(table, plan);
+  const ranks = heap.alloc(max<usize>(<usize>count << 2, 4));
+  const distinct = distinctRanks(table, count, ranks);
+  buildTree(table, plan, ranks, distinct);
+  heap.free(ranks);
+  indexCrowdedNodes(table, plan, count);
   return plan;
 }
 
+/** Ranges of at most this many rules are split by insertion sort, larger ones by counting sort. */
+const SMALL_RANGE: u32 = 16;
+
 /**
- * The radix tree over sorted prefixes, built breadth-first from ranges of the sorted list: the
- * rules of a range share the node's string; those whose prefix ends there are filed at the node,
- * the others are split by their next byte into edges labelled with the group's common prefix.
+ * Sorts ranks[lo, hi) stably by the byte of their prefix at `depth`, rules whose prefix ends at
+ * `depth` first (key 0; byte b is key b + 1). `scratch` has room for the range.
  */
-function buildTree(table: RuleTable, plan: MatchPlan, sorted: usize, count: u32): void {
+function sortByByte(ranks: usize, lo: u32, hi: u32, depth: u32, scratch: usize): void {
+  if (hi - lo <= SMALL_RANGE) {
+    for (let i = lo + 1; i < hi; i++) {
+      const rank = load<u32>(ranks + (<usize>i << 2));
+      const key = keyAt(rank, depth);
+      let j = i;
+      while (j > lo && keyAt(load<u32>(ranks + (<usize>(j - 1) << 2)), depth) > key) {
+        store<u32>(ranks + (<usize>j << 2), load<u32>(ranks + (<usize>(j - 1) << 2)));
+        j--;
+      }
+      store<u32>(ranks + (<usize>j << 2), rank);
+    }
+    return;
+  }
+  const counts = byteCounts.data;
+  memory.fill(counts, 0, 258 << 2);
+  for (let i = lo; i < hi; i++) {
+    const at = counts + ((<usize>keyAt(load<u32>(ranks + (<usize>i << 2)), depth) + 1) << 2);
+    store<u32>(at, load<u32>(at) + 1);
+  }
+  for (let key: usize = 1; key < 258; key++) store<u32>(counts + (key << 2), load<u32>(counts + (key << 2)) + load<u32>(counts + ((key - 1) << 2)));
+  for (let i = lo; i < hi; i++) {
+    const rank = load<u32>(ranks + (<usize>i << 2));
+    const at = counts + (<usize>keyAt(rank, depth) << 2);
+    const slot = load<u32>(at);
+    store<u32>(scratch + (<usize>slot << 2), rank);
+    store<u32>(at, slot + 1);
+  }
+  memory.copy(ranks + (<usize>lo << 2), scratch, <usize>(hi - lo) << 2);
+}
+
+/** Counters of sortByByte (258 u32). */
+let byteCounts: Vec = Vec.create(258 << 2);
+
+/** 0 if the prefix of `rank` ends at `depth`, else its byte there + 1. */
+// @ts-ignore: decorator
+@inline function keyAt(rank: u32, depth: u32): u32 {
+  return prefixLengthOf(rank) == depth ? 0 : <u32>load<u8>(prefixOf(rank) + depth) + 1;
+}
+
+/**
+ * The radix tree over the `count` ranks listed ascending at `ranks` (reordered in place), built
+ * breadth-first by splitting ranges of ranks (a most-significant-byte radix
+ * sort, linear in the prefix bytes): the rules of a range share the node's string; those whose
+ * prefix ends there are filed at the node, the others are split by their next byte into edges
+ * labelled with the group's common prefix. Splits are stable, so every list stays in rank order.
+ */
+function buildTree(table: RuleTable, plan: MatchPlan, ranks: usize, count: u32): void {
+  const scratch = heap.alloc(max<usize>(<usize>count << 2, 4));
   // Work items: node, lo, hi, depth (4 u32 each).
   const work = Vec.create(256);
   const root = addNode(plan);
@@ -289,16 +236,20 @@ function buildTree(table: RuleTable, plan: MatchPlan, sorted: usize, count: u32)
     const hi = work.u32At((next >> 2) + 2);
     const depth = work.u32At((next >> 2) + 3);
     next += 16;
+    sortByByte(ranks, lo, hi, depth, scratch);
 
     // Rules whose literal prefix is exactly this node's string.
     let literalBest = NO_RANK;
     let exactBest = NO_RANK;
-    const wildcardStart = <u32>(plan.wildcards.length >> 2);
+    const wildcardStart = <u32>(plan.wildcards.length / CANDIDATE_BYTES);
     while (lo < hi) {
-      const rank = load<u32>(sorted + (<usize>lo << 2));
+      const rank = load<u32>(ranks + (<usize>lo << 2));
       if (prefixLengthOf(rank) != depth) break;
       const flags = table.ruleField(ruleOf(table, rank), RuleField.FLAGS);
-      if (flags & RuleFlag.WILDCARD) plan.wildcards.pushU32(rank);
+      if (flags & RuleFlag.WILDCARD) {
+        writeCandidate(table, rank, plan.wildcards.reserve(CANDIDATE_BYTES));
+        plan.wildcards.length += CANDIDATE_BYTES;
+      }
       else if (flags & RuleFlag.ANCHORED) exactBest = min(exactBest, rank);
       else literalBest = min(literalBest, rank);
       lo++;
@@ -306,23 +257,28 @@ function buildTree(table: RuleTable, plan: MatchPlan, sorted: usize, count: u32)
     setNodeField(plan, node, NodeField.LITERAL_BEST, literalBest);
     setNodeField(plan, node, NodeField.EXACT_BEST, exactBest);
     setNodeField(plan, node, NodeField.WILDCARD_START, wildcardStart);
-    setNodeField(plan, node, NodeField.WILDCARD_COUNT, <u32>(plan.wildcards.length >> 2) - wildcardStart);
+    setNodeField(plan, node, NodeField.WILDCARD_COUNT, <u32>(plan.wildcards.length / CANDIDATE_BYTES) - wildcardStart);
 
-    // The rest, split by the byte after this node's string.
+    // The rest, grouped by the byte after this node's string.
     const edgeStart = <u32>(plan.edges.length / (EDGE_FIELDS << 2));
     let edgeCount: u32 = 0;
     while (lo < hi) {
-      const first = load<u32>(sorted + (<usize>lo << 2));
+      const first = load<u32>(ranks + (<usize>lo << 2));
       const firstPrefix = prefixOf(first);
       const byte = <u32>load<u8>(firstPrefix + depth);
+      // The group's common prefix: the first member's, cut wherever another member differs.
+      let common = prefixLengthOf(first);
       let end = lo + 1;
-      while (end < hi && <u32>load<u8>(prefixOf(load<u32>(sorted + (<usize>end << 2))) + depth) == byte) end++;
-      // Sorted, so the group's common prefix is that of its first and last members.
-      const last = load<u32>(sorted + (<usize>(end - 1) << 2));
-      const lastPrefix = prefixOf(last);
-      const limit = min(prefixLengthOf(first), prefixLengthOf(last));
-      let common = depth + 1;
-      while (common < limit && load<u8>(firstPrefix + common) == load<u8>(lastPrefix + common)) common++;
+      while (end < hi) {
+        const other = load<u32>(ranks + (<usize>end << 2));
+        const otherPrefix = prefixOf(other);
+        if (<u32>load<u8>(otherPrefix + depth) != byte) break;
+        common = min(common, prefixLengthOf(other));
+        let i = depth + 1;
+        while (i < common && load<u8>(firstPrefix + i) == load<u8>(otherPrefix + i)) i++;
+        common = i;
+        end++;
+      }
       const child = addNode(plan);
       plan.edges.pushU32(byte);
       plan.edges.pushU32(<u32>(firstPrefix + depth - table.pool.data));
@@ -339,208 +295,39 @@ function buildTree(table: RuleTable, plan: MatchPlan, sorted: usize, count: u32)
     setNodeField(plan, node, NodeField.EDGE_COUNT, edgeCount);
   }
   work.free();
-}
-
-/** Bucket of a byte pair. */
-// @ts-ignore: decorator
-@inline function pairBucket(first: u32, second: u32, buckets: u32): u32 {
-  return ((first * 0x9e3779b1) ^ (second * 0x85ebca6b)) >>> 7 & (buckets - 1);
-}
-
-/** Where an indexed wildcard rule is filed: a pair bucket, an end-pair bucket, an end byte, or always. */
-const enum Filing {
-  PAIR = 0,
-  END_PAIR = 1,
-  END_BYTE = 2,
-  ALWAYS = 3,
+  heap.free(scratch);
 }
 
 /**
- * Files every wildcard rule of the nodes over NODE_WILDCARD_LIMIT in the gram index, and empties
- * those nodes' lists (the walk then leaves them to the index).
+ * Moves the wildcard rules of every node with more than nodeWildcardLimit of them to the gram
+ * index, and empties those nodes' lists (the walk then leaves them to the index).
  */
-function buildGramIndex(table: RuleTable, plan: MatchPlan): void {
+function indexCrowdedNodes(table: RuleTable, plan: MatchPlan, count: u32): void {
   const nodeCount = <u32>(plan.nodes.length / (NODE_FIELDS << 2));
+  // Marks per rank, so that the index gets its ranks in ascending order.
+  const marked = heap.alloc(max<usize>(<usize>count, 1));
+  memory.fill(marked, 0, <usize>count);
   let indexed: u32 = 0;
-  for (let node: u32 = 0; node < nodeCount; node++) {
-    const n = nodeField(plan, node, NodeField.WILDCARD_COUNT);
-    if (n > nodeWildcardLimit) indexed += n;
-  }
-  if (indexed == 0) return;
-  memory.fill(plan.pairBits.reserve(8192), 0, 8192);
-  plan.pairBits.length = 8192;
-
-  let bucketCount: u32 = 64;
-  while (bucketCount < indexed * 2 && bucketCount < 65536) bucketCount <<= 1;
-  // Per indexed rule: rank, filing, key (3 u32), collected in rank order within each node.
-  const filed = Vec.create(<usize>indexed * 12);
-  const load_ = Vec.create(<usize>bucketCount << 2);
-  memory.fill(load_.reserve(<usize>bucketCount << 2), 0, <usize>bucketCount << 2);
-  load_.length = <usize>bucketCount << 2;
-
   for (let node: u32 = 0; node < nodeCount; node++) {
     const n = nodeField(plan, node, NodeField.WILDCARD_COUNT);
     if (n <= nodeWildcardLimit) continue;
     const start = nodeField(plan, node, NodeField.WILDCARD_START);
-    for (let i: u32 = 0; i < n; i++) {
-      const rank = plan.wildcards.u32At(start + i);
-      fileRule(table, plan, rank, bucketCount, load_, filed);
-    }
+    for (let i: u32 = 0; i < n; i++) store<u8>(marked + candidateRank(plan.wildcards.data + <usize>(start + i) * CANDIDATE_BYTES), 1);
     setNodeField(plan, node, NodeField.WILDCARD_COUNT, 0);
+    indexed += n;
   }
-  load_.free();
-
-  plan.pairs = fillBuckets(filed, Filing.PAIR, bucketCount);
-  plan.endPairs = fillBuckets(filed, Filing.END_PAIR, bucketCount);
-  plan.endBytes = fillBuckets(filed, Filing.END_BYTE, 256);
-  const records = <u32>(filed.length / 12);
-  for (let i: u32 = 0; i < records; i++) {
-    if (filed.u32At(i * 3 + 1) == Filing.ALWAYS) plan.always.pushU32(filed.u32At(i * 3));
-  }
-  sortRanks(plan.always);
-  filed.free();
-
-  plan.visits.length = 0;
-  memory.fill(plan.visits.reserve(<usize>bucketCount << 2), 0, <usize>bucketCount << 2);
-  plan.visits.length = <usize>bucketCount << 2;
-}
-
-/** Chooses the filing of one rule and records it (rank, filing, key). */
-function fileRule(table: RuleTable, plan: MatchPlan, rank: u32, bucketCount: u32, load_: Vec, filed: Vec): void {
-  const rule = ruleOf(table, rank);
-  const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
-  const length = <usize>table.ruleField(rule, RuleField.PATTERN_LENGTH);
-  const flags = table.ruleField(rule, RuleField.FLAGS);
-  filed.pushU32(rank);
-  if (flags & RuleFlag.ANCHORED) {
-    // The final segment must end the path: file by its last one or two bytes.
-    let segmentStart = length - 1;
-    while (segmentStart > 0 && load<u8>(pattern + segmentStart - 1) != Char.STAR) segmentStart--;
-    const segmentLength = length - 1 - segmentStart;
-    if (segmentLength >= 2) {
-      filed.pushU32(Filing.END_PAIR);
-      filed.pushU32(pairBucket(load<u8>(pattern + length - 3), load<u8>(pattern + length - 2), bucketCount));
-      return;
+  if (indexed > 0) {
+    const ranks = heap.alloc(<usize>indexed << 2);
+    let at: usize = 0;
+    for (let rank: u32 = 0; rank < count; rank++) {
+      if (!load<u8>(marked + rank)) continue;
+      store<u32>(ranks + at, rank);
+      at += 4;
     }
-    if (segmentLength == 1) {
-      filed.pushU32(Filing.END_BYTE);
-      filed.pushU32(load<u8>(pattern + length - 2));
-      return;
-    }
+    plan.grams = buildGramIndex(table, ranks, indexed);
+    heap.free(ranks);
   }
-  // Any pair of adjacent literal bytes must occur in a match: take the one whose bucket is
-  // emptiest so far (pairs with `/` are in most paths, so they count as crowded).
-  const end = flags & RuleFlag.ANCHORED ? length - 1 : length;
-  let best: u32 = 0xffffffff;
-  let bestPair: u32 = 0;
-  let bestCost: u32 = 0xffffffff;
-  for (let i: usize = 0; i + 1 < end; i++) {
-    const a = <u32>load<u8>(pattern + i);
-    const b = <u32>load<u8>(pattern + i + 1);
-    if (a == Char.STAR || b == Char.STAR) continue;
-    const bucket = pairBucket(a, b, bucketCount);
-    const cost = load_.u32At(bucket) + (a == Char.SLASH || b == Char.SLASH ? 1024 : 0);
-    if (cost < bestCost) {
-      bestCost = cost;
-      best = bucket;
-      bestPair = (a << 8) | b;
-    }
-  }
-  if (best == 0xffffffff) {
-    filed.pushU32(Filing.ALWAYS);
-    filed.pushU32(0);
-    return;
-  }
-  store<u32>(load_.data + (<usize>best << 2), load_.u32At(best) + 1);
-  const bits = plan.pairBits.data + (bestPair >> 3);
-  store<u8>(bits, <u32>load<u8>(bits) | (<u32>1 << (bestPair & 7)));
-  filed.pushU32(Filing.PAIR);
-  filed.pushU32(best);
-}
-
-/** Counting sort of the filed rules of one filing into buckets, each bucket in rank order. */
-function fillBuckets(filed: Vec, filing: u32, count: u32): Buckets {
-  const buckets = Buckets.create(count);
-  const starts = buckets.starts.reserve((<usize>count + 1) << 2);
-  buckets.starts.length = (<usize>count + 1) << 2;
-  memory.fill(starts, 0, (<usize>count + 1) << 2);
-  const records = <u32>(filed.length / 12);
-  let total: u32 = 0;
-  for (let i: u32 = 0; i < records; i++) {
-    if (filed.u32At(i * 3 + 1) != filing) continue;
-    const key = filed.u32At(i * 3 + 2);
-    store<u32>(starts + ((<usize>key + 1) << 2), load<u32>(starts + ((<usize>key + 1) << 2)) + 1);
-    total++;
-  }
-  for (let b: u32 = 0; b < count; b++) {
-    store<u32>(starts + ((<usize>b + 1) << 2), load<u32>(starts + ((<usize>b + 1) << 2)) + load<u32>(starts + (<usize>b << 2)));
-  }
-  const ranks = buckets.ranks.reserve(<usize>total << 2);
-  buckets.ranks.length = <usize>total << 2;
-  // Fill cursors: reuse a scratch copy of the starts.
-  const cursor = heap.alloc(<usize>count << 2);
-  memory.copy(cursor, starts, <usize>count << 2);
-  for (let i: u32 = 0; i < records; i++) {
-    if (filed.u32At(i * 3 + 1) != filing) continue;
-    const key = filed.u32At(i * 3 + 2);
-    const at = load<u32>(cursor + (<usize>key << 2));
-    store<u32>(ranks + (<usize>at << 2), filed.u32At(i * 3));
-    store<u32>(cursor + (<usize>key << 2), at + 1);
-  }
-  heap.free(cursor);
-  // Ranks were filed node by node; sort each bucket so that the walk can stop early.
-  for (let b: u32 = 0; b < count; b++) {
-    sortRange(ranks, load<u32>(starts + (<usize>b << 2)), load<u32>(starts + ((<usize>b + 1) << 2)));
-  }
-  return buckets;
-}
-
-function sortRanks(vec: Vec): void {
-  sortRange(vec.data, 0, <u32>(vec.length >> 2));
-}
-
-/** Insertion sort of a u32 range, switching to a heap sort when long (buckets are short). */
-function sortRange(base: usize, lo: u32, hi: u32): void {
-  if (hi - lo > 32) {
-    heapSort(base + (<usize>lo << 2), hi - lo);
-    return;
-  }
-  for (let i = lo + 1; i < hi; i++) {
-    const value = load<u32>(base + (<usize>i << 2));
-    let j = i;
-    while (j > lo && load<u32>(base + (<usize>(j - 1) << 2)) > value) {
-      store<u32>(base + (<usize>j << 2), load<u32>(base + (<usize>(j - 1) << 2)));
-      j--;
-    }
-    store<u32>(base + (<usize>j << 2), value);
-  }
-}
-
-function heapSort(base: usize, n: u32): void {
-  for (let start = (n >> 1); start > 0; ) {
-    start--;
-    siftDown(base, start, n);
-  }
-  for (let end = n; end > 1; ) {
-    end--;
-    const top = load<u32>(base);
-    store<u32>(base, load<u32>(base + (<usize>end << 2)));
-    store<u32>(base + (<usize>end << 2), top);
-    siftDown(base, 0, end);
-  }
-}
-
-function siftDown(base: usize, root: u32, n: u32): void {
-  while (true) {
-    let child = root * 2 + 1;
-    if (child >= n) return;
-    if (child + 1 < n && load<u32>(base + (<usize>(child + 1) << 2)) > load<u32>(base + (<usize>child << 2))) child++;
-    if (load<u32>(base + (<usize>root << 2)) >= load<u32>(base + (<usize>child << 2))) return;
-    const swap = load<u32>(base + (<usize>root << 2));
-    store<u32>(base + (<usize>root << 2), load<u32>(base + (<usize>child << 2)));
-    store<u32>(base + (<usize>child << 2), swap);
-    root = child;
-  }
+  heap.free(marked);
 }
 
 // ---- Matching --------------------------------------------------------------------------------
@@ -548,55 +335,20 @@ function siftDown(base: usize, root: u32, n: u32): void {
 /** Nodes visited by the current walk (grow-only scratch). */
 let visited: Vec = Vec.create(256);
 
-/** The 128-bit byte mask of the current path (see storeByteMask). */
-let pathLow: u64 = 0;
-let pathHigh: u64 = 0;
-
-function computePathMask(path: usize, length: usize): void {
-  let low: u64 = 0;
-  let high: u64 = 0;
-  for (let i: usize = 0; i < length; i++) {
-    const c = <u64>load<u8>(path + i);
-    const bit = (<u64>1) << (c & 63);
-    low |= c & 64 ? 0 : bit;
-    high |= c & 64 ? bit : 0;
-  }
-  pathLow = low;
-  pathHigh = high;
-}
-
-/** Whether the path holds every byte the rule of `rank` needs (a necessary condition for a match). */
-// @ts-ignore: decorator
-@inline function maskAllows(plan: MatchPlan, rank: u32): bool {
-  const at = plan.masks.data + (<usize>rank << 4);
-  return ((load<u64>(at) & ~pathLow) | (load<u64>(at, 8) & ~pathHigh)) == 0;
-}
-
-/** The best rank in one bucket that matches and beats `best`, else `best`. */
-function bestInBucket(
-  table: RuleTable, plan: MatchPlan, buckets: Buckets, bucket: u32, best: u32,
-  path: usize, length: usize,
-): u32 {
-  const starts = buckets.starts.data;
-  const end = load<u32>(starts + ((<usize>bucket + 1) << 2));
-  for (let i = load<u32>(starts + (<usize>bucket << 2)); i < end; i++) {
-    const rank = buckets.ranks.u32At(i);
-    if (rank >= best) break;
-    if (!maskAllows(plan, rank)) continue;
-    if (ruleMatches(table, ruleOf(table, rank), path, length, true)) return rank;
-  }
-  return best;
-}
-
 /** The best (smallest) rank matching the path, or NO_RANK. */
 export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length: usize): u32 {
   let best = NO_RANK;
+  resetPathMask();
+  // A walk visits at most one node per path byte, plus the root.
   visited.length = 0;
+  const visitedAt = visited.reserve((length + 1) << 2);
+  let visitedCount: u32 = 0;
   let node: u32 = 0;
   let pos: usize = 0;
   const pool = table.pool.data;
   while (true) {
-    visited.pushU32(node);
+    store<u32>(visitedAt + (<usize>visitedCount << 2), node);
+    visitedCount++;
     best = min(best, nodeField(plan, node, NodeField.LITERAL_BEST));
     if (pos == length) {
       best = min(best, nodeField(plan, node, NodeField.EXACT_BEST));
@@ -619,74 +371,24 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     node = edgeField(plan, lo, EdgeField.CHILD);
   }
 
-  let haveMask = false;
   // Wildcard rules filed at the visited nodes: their prefix is already matched.
-  const visitedCount = <u32>(visited.length >> 2);
   for (let v: u32 = 0; v < visitedCount; v++) {
-    const at = visited.u32At(v);
+    const at = load<u32>(visitedAt + (<usize>v << 2));
     const count = nodeField(plan, at, NodeField.WILDCARD_COUNT);
     if (count == 0) continue;
     const start = nodeField(plan, at, NodeField.WILDCARD_START);
     for (let i: u32 = 0; i < count; i++) {
-      const rank = plan.wildcards.u32At(start + i);
+      const entry = plan.wildcards.data + <usize>(start + i) * CANDIDATE_BYTES;
+      const rank = candidateRank(entry);
       if (rank >= best) break;
-      if (!haveMask) {
-        computePathMask(path, length);
-        haveMask = true;
-      }
-      if (!maskAllows(plan, rank)) continue;
-      if (ruleMatches(table, ruleOf(table, rank), path, length, false)) {
+      if (candidateMatches(entry, path, length, false)) {
         best = rank;
         break;
       }
     }
   }
 
-  // The gram index.
-  const pairs = plan.pairs;
-  if (pairs) {
-    if (!haveMask) computePathMask(path, length);
-    const always = plan.always;
-    const alwaysCount = <u32>(always.length >> 2);
-    for (let i: u32 = 0; i < alwaysCount; i++) {
-      const rank = always.u32At(i);
-      if (rank >= best) break;
-      if (!maskAllows(plan, rank)) continue;
-      if (ruleMatches(table, ruleOf(table, rank), path, length, true)) {
-        best = rank;
-        break;
-      }
-    }
-    if (length >= 1) {
-      best = bestInBucket(table, plan, changetype<Buckets>(plan.endBytes), <u32>load<u8>(path + length - 1), best, path, length);
-    }
-    const bucketCount = pairs.count;
-    if (length >= 2) {
-      const endBucket = pairBucket(load<u8>(path + length - 2), load<u8>(path + length - 1), bucketCount);
-      best = bestInBucket(table, plan, changetype<Buckets>(plan.endPairs), endBucket, best, path, length);
-      // Every pair of the path, each bucket read once.
-      let visit = ++plan.visit;
-      if (visit == 0) {
-        // The URL counter wrapped around: forget every stamp.
-        memory.fill(plan.visits.data, 0, plan.visits.length);
-        visit = plan.visit = 1;
-      }
-      const visits = plan.visits.data;
-      const pairBits = plan.pairBits.data;
-      let previous = <u32>load<u8>(path);
-      for (let i: usize = 1; i < length; i++) {
-        const current = <u32>load<u8>(path + i);
-        const pair = (previous << 8) | current;
-        const bucket = pairBucket(previous, current, bucketCount);
-        previous = current;
-        // Most pairs of a path have no rule filed under them.
-        if ((<u32>load<u8>(pairBits + (pair >> 3)) & (<u32>1 << (pair & 7))) == 0) continue;
-        const slot = visits + (<usize>bucket << 2);
-        if (load<u32>(slot) == visit) continue;
-        store<u32>(slot, visit);
-        best = bestInBucket(table, plan, pairs, bucket, best, path, length);
-      }
-    }
-  }
+  const grams = plan.grams;
+  if (grams) best = bestIndexedRank(changetype<GramIndex>(grams), path, length, best);
   return best;
 }

@@ -2,6 +2,21 @@
 // which the engine looks for line ends and fragment marks; a byte loop would cost more than the
 // matching itself.
 
+/**
+ * Whether sixteen bytes can be loaded at `address` although fewer of them are wanted: the tail of
+ * a search reads one whole vector and ignores the bytes past its end, instead of a byte loop.
+ */
+// @ts-ignore: decorator
+@inline function canLoadVector(address: usize): bool {
+  return address + 16 <= (<usize>memory.size() << 16);
+}
+
+/** Bits of the first `n` (< 16) lanes of a bitmask. */
+// @ts-ignore: decorator
+@inline function firstLanes(n: usize): u32 {
+  return (<u32>1 << <u32>n) - 1;
+}
+
 /** Index of the first `byte` in [from, to), or `to`. */
 export function findByte(base: usize, from: usize, to: usize, byte: u32): usize {
   const needle = i8x16.splat(<i8>byte);
@@ -10,6 +25,10 @@ export function findByte(base: usize, from: usize, to: usize, byte: u32): usize 
     const mask = i8x16.bitmask(i8x16.eq(v128.load(base + i), needle));
     if (mask != 0) return i + <usize>ctz(mask);
     i += 16;
+  }
+  if (i < to && canLoadVector(base + i)) {
+    const mask = i8x16.bitmask(i8x16.eq(v128.load(base + i), needle)) & firstLanes(to - i);
+    return mask != 0 ? i + <usize>ctz(mask) : to;
   }
   while (i < to && <u32>load<u8>(base + i) != byte) i++;
   return i;
@@ -50,6 +69,15 @@ export function findFirstOf(base: usize, from: usize, to: usize, a: u32, b: u32,
     if (mask != 0) return i + <usize>ctz(mask);
     i += 16;
   }
+  if (i < to && canLoadVector(base + i)) {
+    const x = v128.load(base + i);
+    const hits = v128.or(
+      v128.or(v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)), v128.or(i8x16.eq(x, vc), i8x16.eq(x, vd))),
+      v128.or(i8x16.eq(x, ve), i8x16.eq(x, vf)),
+    );
+    const mask = i8x16.bitmask(hits) & firstLanes(to - i);
+    return mask != 0 ? i + <usize>ctz(mask) : to;
+  }
   while (i < to) {
     const x = <u32>load<u8>(base + i);
     if (x == a || x == b || x == c || x == d || x == e || x == f) return i;
@@ -65,6 +93,7 @@ export function hasHighByte(base: usize, length: usize): bool {
     if (i8x16.bitmask(v128.load(base + i)) != 0) return true;
     i += 16;
   }
+  if (i < length && canLoadVector(base + i)) return (i8x16.bitmask(v128.load(base + i)) & firstLanes(length - i)) != 0;
   while (i < length) {
     if (load<u8>(base + i) >= 0x80) return true;
     i++;

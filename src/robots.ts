@@ -36,6 +36,8 @@ const NO_GROUP = 0xffffffff;
 const STRING_CHUNK_URLS = 16_384;
 /** Bytes per engine call for byte batches (cut at a line end). */
 const BYTE_CHUNK_BYTES = 8 << 20;
+/** matchBatch's count for "every line of the batch" (see assembly/index.ts). */
+const ALL_LINES = 0xffffffff;
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
@@ -342,12 +344,12 @@ export class Robots implements RobotsTxt {
       const chunk = urls.subarray(start, end);
       const pointer = engine.scratch("urls", chunk.length);
       engine.bytes.set(chunk, pointer);
-      const newlines = engine.call(() => engine.exports.countNewlines(pointer, chunk.length));
-      // robots-txt batches: no entry after a final LF.
-      const count = chunk.length === 0 ? 0 : newlines + (chunk[chunk.length - 1] === 0x0a ? 0 : 1);
+      // No entry after a final LF. Plain verdicts need no line count up front (the engine stops at
+      // the end); details are u32 per URL, so their scratch is sized by an exact count.
+      const count = chunk.length === 0 ? 0 : mode === 0 ? ALL_LINES : engine.call(() => engine.exports.countNewlines(pointer, chunk.length)) + (chunk[chunk.length - 1] === 0x0a ? 0 : 1);
       const result = this.#match(pointer, chunk.length, 0, count, mode | MatchMode.stripCarriageReturn);
       chunks.push(result);
-      total += count;
+      total += result.allowed.length;
       start = end;
     }
     return concatBatches(chunks, total, mode !== 0);
@@ -390,16 +392,18 @@ export class Robots implements RobotsTxt {
     return this.#match(pointer, at - pointer, offsetsPointer, part.length, mode);
   }
 
+  /** Runs matchBatch; `count` ALL_LINES (newline batches without details) decides every line. */
   #match(urls: number, length: number, offsets: number, count: number, mode: number): RawBatch {
     const engine = this.#engine;
     const handle = this.#handle;
-    const verdicts = engine.scratch("verdicts", count);
+    // A batch of `length` bytes holds at most length + 1 lines.
+    const verdicts = engine.scratch("verdicts", count === ALL_LINES ? length + 1 : count);
     const details = mode & (MatchMode.lines | MatchMode.rules) ? engine.scratch("details", count * 4) : 0;
     const done = engine.call(() => engine.exports.matchBatch(handle, urls, length, offsets, count, verdicts, details, mode));
-    if (done !== count) throw new RobotsError("ROBOTS_ERR_WASM", `engine decided ${done} of ${count} URLs`);
+    if (count !== ALL_LINES && done !== count) throw new RobotsError("ROBOTS_ERR_WASM", `engine decided ${done} of ${count} URLs`);
     return {
-      allowed: engine.bytes.slice(verdicts, verdicts + count),
-      details: details === 0 ? undefined : engine.words.slice(details >>> 2, (details >>> 2) + count),
+      allowed: engine.bytes.slice(verdicts, verdicts + done),
+      details: details === 0 ? undefined : engine.words.slice(details >>> 2, (details >>> 2) + done),
     };
   }
 }

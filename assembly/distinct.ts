@@ -1,0 +1,60 @@
+// Rules with the same pattern match the same paths, so only the first of them in decision order
+// can ever decide: generated and hand-merged files repeat patterns (across groups of one agent,
+// or as allow and disallow of one path). The match plan indexes each pattern once.
+
+import { bytesEqual } from "./pattern";
+import { RuleField, RuleTable } from "./table";
+
+// @ts-ignore: decorator
+@inline function patternHash(pattern: usize, length: usize): u32 {
+  let h: u32 = <u32>length * 0x9e3779b1;
+  let i: usize = 0;
+  while (i + 4 <= length) {
+    h = (h ^ load<u32>(pattern + i)) * 0x85ebca6b;
+    h ^= h >>> 15;
+    i += 4;
+  }
+  while (i < length) {
+    h = (h ^ <u32>load<u8>(pattern + i)) * 0x85ebca6b;
+    i++;
+  }
+  return h ^ (h >>> 13);
+}
+
+/**
+ * Writes to `out` the ranks 0..count-1 of the table's selection whose pattern no smaller rank
+ * has, ascending; returns how many there are.
+ */
+export function distinctRanks(table: RuleTable, count: u32, out: usize): u32 {
+  let slots: u32 = 16;
+  while (slots < count * 2) slots <<= 1;
+  // Open addressing: rank + 1 per slot, 0 for empty.
+  const set = heap.alloc(<usize>slots << 2);
+  memory.fill(set, 0, <usize>slots << 2);
+  const pool = table.pool.data;
+  let kept: u32 = 0;
+  for (let rank: u32 = 0; rank < count; rank++) {
+    const rule = table.selectedRules.u32At(rank);
+    const pattern = pool + table.ruleField(rule, RuleField.PATTERN_START);
+    const length = <usize>table.ruleField(rule, RuleField.PATTERN_LENGTH);
+    let slot = patternHash(pattern, length) & (slots - 1);
+    let repeated = false;
+    while (true) {
+      const entry = load<u32>(set + (<usize>slot << 2));
+      if (entry == 0) break;
+      const other = table.selectedRules.u32At(entry - 1);
+      if (<usize>table.ruleField(other, RuleField.PATTERN_LENGTH) == length &&
+        bytesEqual(pool + table.ruleField(other, RuleField.PATTERN_START), pattern, length)) {
+        repeated = true;
+        break;
+      }
+      slot = (slot + 1) & (slots - 1);
+    }
+    if (repeated) continue;
+    store<u32>(set + (<usize>slot << 2), rank + 1);
+    store<u32>(out + (<usize>kept << 2), rank);
+    kept++;
+  }
+  heap.free(set);
+  return kept;
+}

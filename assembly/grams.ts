@@ -1,0 +1,344 @@
+// The gram index: wildcard rules that the radix tree would leave in long candidate lists (real
+// files carry hundreds of `/*...` rules whose literal prefix is just `/`) are filed under one short
+// byte string, a *gram*, that every path they match must contain. A path then reads only the
+// buckets of the grams it holds, instead of trying every rule.
+//
+// Grams, most selective first:
+// - the last four bytes of an `$`-anchored rule's final segment, which must end the path (one
+//   probe per path), or its last two bytes or last byte when the segment is shorter;
+// - any four adjacent literal bytes of the rule (a quad), the one fewest other rules share;
+// - else any two adjacent literal bytes (a pair);
+// - rules with no gram at all (`/*a*b*`) are always candidates.
+// All grams hash into one table of buckets. A 64-Kibit filter of the hashes in use answers most
+// probes without touching a bucket, and a per-bucket stamp makes each bucket read once per path.
+// Buckets list ranks in ascending order, so reading stops at the first rank that cannot win.
+
+import { Char } from "./chars";
+import { candidateMatches, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
+import { RuleField, RuleFlag, RuleTable } from "./table";
+import { Vec } from "./vec";
+
+/** No rule (a rank larger than any); the same value as plan.ts's NO_RANK. */
+const NONE: u32 = 0xffffffff;
+
+const enum Gram {
+  BYTE_AT_END = 0,
+  PAIR_AT_END = 1,
+  QUAD_AT_END = 2,
+  PAIR = 3,
+  QUAD = 4,
+  /** Not a gram: the rule is always a candidate. */
+  ALWAYS = 5,
+}
+
+/** At most this many rules filed by a pair become always-candidates instead. */
+const FEW_PAIR_RULES: u32 = 16;
+
+/** Extra cost of a gram holding `/`: almost every path has several. */
+const SLASH_PENALTY_PAIR: u32 = 1024;
+const SLASH_PENALTY_QUAD: u32 = 8;
+
+/**
+ * Hash of a gram of one kind: a 64-bit multiply whose high 16 bits feed the filter and whose
+ * bits 16..47 pick the bucket, so that the two are independent. Returned as a u64.
+ */
+// @ts-ignore: decorator
+@inline function gramHash(kind: u32, gram: u32): u64 {
+  return (<u64>gram | (<u64>kind << 32)) * 0x9e3779b97f4a7c15;
+}
+
+// @ts-ignore: decorator
+@inline function bucketOf(hash: u64, mask: u32): u32 {
+  return <u32>(hash >>> 16) & mask;
+}
+
+/** Whether the filter has the hash's bit (bits 48..63 of the hash). */
+// @ts-ignore: decorator
+@inline function inFilter(filter: usize, hash: u64): bool {
+  const bit = <u32>(hash >>> 48);
+  return (<u32>load<u8>(filter + (bit >>> 3)) & (<u32>1 << (bit & 7))) != 0;
+}
+
+// @ts-ignore: decorator
+@inline function hasSlash(gram: u32, bytes: u32): bool {
+  for (let i: u32 = 0; i < bytes; i++) {
+    if (((gram >>> (i << 3)) & 0xff) == Char.SLASH) return true;
+  }
+  return false;
+}
+
+@unmanaged
+export class GramIndex {
+  /** A power of two. */
+  bucketCount: u32;
+  /**
+   * Per bucket and one more: the bucket's first entry and the number of the path that last read
+   * it (so a bucket is read once per path), side by side: one cache line per bucket read.
+   */
+  headers: Vec;
+  /** Candidate entries (candidates.ts), bucket after bucket, each bucket in rank order. */
+  entries: Vec;
+  /** 65,536 bits: a filed gram's bit is set (see inFilter). */
+  filter: Vec;
+  visit: u32;
+  /** Candidate entries of the rules with no gram, in rank order. */
+  always: Vec;
+  /** Smallest indexed rank: a path whose best is already at most this skips the index. */
+  firstRank: u32;
+  anyPairs: bool;
+  anyQuads: bool;
+
+  bytes(): usize {
+    return offsetof<GramIndex>() + this.headers.capacity + this.entries.capacity + this.filter.capacity + this.always.capacity;
+  }
+
+  free(): void {
+    this.headers.free();
+    this.entries.free();
+    this.filter.free();
+    this.always.free();
+    heap.free(changetype<usize>(this));
+  }
+}
+
+// ---- Building --------------------------------------------------------------------------------
+
+/** Bytes of a rule's pattern that literal grams may come from: all but a final `$`. */
+// @ts-ignore: decorator
+@inline function literalEnd(table: RuleTable, rule: u32): usize {
+  const length = <usize>table.ruleField(rule, RuleField.PATTERN_LENGTH);
+  return table.ruleField(rule, RuleField.FLAGS) & RuleFlag.ANCHORED ? length - 1 : length;
+}
+
+// @ts-ignore: decorator
+@inline function isQuadAt(pattern: usize, at: usize): bool {
+  const q = load<u32>(pattern + at);
+  // A byte equal to `*` gives a zero byte in q ^ splat(`*`).
+  const x = q ^ 0x2a2a2a2a;
+  return ((x - 0x01010101) & ~x & 0x80808080) == 0;
+}
+
+// @ts-ignore: decorator
+@inline function isPairAt(pattern: usize, at: usize): bool {
+  return load<u8>(pattern + at) != Char.STAR && load<u8>(pattern + at + 1) != Char.STAR;
+}
+
+/** Counts, per bucket, the anywhere-grams of every rule (how crowded each gram is). */
+function countGrams(table: RuleTable, ranks: usize, n: u32, mask: u32, counts: usize): void {
+  for (let i: u32 = 0; i < n; i++) {
+    const rule = table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2)));
+    const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
+    const end = literalEnd(table, rule);
+    for (let at: usize = 0; at + 2 <= end; at++) {
+      if (at + 4 <= end && isQuadAt(pattern, at)) {
+        const slot = counts + (<usize>bucketOf(gramHash(Gram.QUAD, load<u32>(pattern + at)), mask) << 2);
+        store<u32>(slot, load<u32>(slot) + 1);
+      }
+      if (isPairAt(pattern, at)) {
+        const slot = counts + (<usize>bucketOf(gramHash(Gram.PAIR, load<u16>(pattern + at)), mask) << 2);
+        store<u32>(slot, load<u32>(slot) + 1);
+      }
+    }
+  }
+}
+
+/** The gram chosen for a rule (see the file comment), as chooseGram's result. */
+let chosenKind: u32 = Gram.ALWAYS;
+let chosenGram: u32 = 0;
+
+function chooseGram(table: RuleTable, rule: u32, mask: u32, counts: usize): void {
+  const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
+  const end = literalEnd(table, rule);
+  let segment: usize = 0;
+  if (table.ruleField(rule, RuleField.FLAGS) & RuleFlag.ANCHORED) {
+    let start = end;
+    while (start > 0 && load<u8>(pattern + start - 1) != Char.STAR) start--;
+    segment = end - start;
+    if (segment >= 4) {
+      chosenKind = Gram.QUAD_AT_END;
+      chosenGram = load<u32>(pattern + end - 4);
+      return;
+    }
+    if (segment >= 2) {
+      chosenKind = Gram.PAIR_AT_END;
+      chosenGram = <u32>load<u16>(pattern + end - 2);
+      return;
+    }
+  }
+  let bestCost: u32 = NONE;
+  let bestGram: u32 = 0;
+  for (let at: usize = 0; at + 4 <= end; at++) {
+    if (!isQuadAt(pattern, at)) continue;
+    const gram = load<u32>(pattern + at);
+    const cost = load<u32>(counts + (<usize>bucketOf(gramHash(Gram.QUAD, gram), mask) << 2)) + (hasSlash(gram, 4) ? SLASH_PENALTY_QUAD : 0);
+    if (cost < bestCost) {
+      bestCost = cost;
+      bestGram = gram;
+    }
+  }
+  if (bestCost != NONE) {
+    chosenKind = Gram.QUAD;
+    chosenGram = bestGram;
+    return;
+  }
+  if (segment == 1) {
+    chosenKind = Gram.BYTE_AT_END;
+    chosenGram = <u32>load<u8>(pattern + end - 1);
+    return;
+  }
+  for (let at: usize = 0; at + 2 <= end; at++) {
+    if (!isPairAt(pattern, at)) continue;
+    const gram = <u32>load<u16>(pattern + at);
+    const cost = load<u32>(counts + (<usize>bucketOf(gramHash(Gram.PAIR, gram), mask) << 2)) + (hasSlash(gram, 2) ? SLASH_PENALTY_PAIR : 0);
+    if (cost < bestCost) {
+      bestCost = cost;
+      bestGram = gram;
+    }
+  }
+  chosenKind = bestCost != NONE ? Gram.PAIR : Gram.ALWAYS;
+  chosenGram = bestGram;
+}
+
+/** Builds the index over `n` ranks of the table's selection, listed ascending at `ranks`. */
+export function buildGramIndex(table: RuleTable, ranks: usize, n: u32): GramIndex {
+  let bucketCount: u32 = 64;
+  while (bucketCount < n * 2 && bucketCount < (1 << 20)) bucketCount <<= 1;
+  const mask = bucketCount - 1;
+
+  const index = changetype<GramIndex>(heap.alloc(offsetof<GramIndex>()));
+  index.bucketCount = bucketCount;
+  index.headers = Vec.create((<usize>bucketCount + 1) << 3);
+  index.entries = Vec.create(16);
+  index.filter = Vec.create(8192);
+  index.visit = 0;
+  index.always = Vec.create(16);
+  index.firstRank = n > 0 ? load<u32>(ranks) : NONE;
+  index.anyPairs = false;
+  index.anyQuads = false;
+  const headers = index.headers.data;
+  index.headers.length = (<usize>bucketCount + 1) << 3;
+  memory.fill(headers, 0, index.headers.length);
+  memory.fill(index.filter.data, 0, 8192);
+  index.filter.length = 8192;
+
+  // The hash each rule is filed under (ALWAYS rules: none), then a counting sort into buckets.
+  const counts = heap.alloc(<usize>bucketCount << 2);
+  memory.fill(counts, 0, <usize>bucketCount << 2);
+  countGrams(table, ranks, n, mask, counts);
+  const buckets = heap.alloc(max<usize>(<usize>n << 2, 4));
+  const kinds = heap.alloc(max<usize>(<usize>n, 1));
+  let pairRules: u32 = 0;
+  for (let i: u32 = 0; i < n; i++) {
+    chooseGram(table, table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2))), mask, counts);
+    store<u8>(kinds + i, chosenKind);
+    store<u32>(buckets + (<usize>i << 2), chosenGram);
+    if (chosenKind == Gram.PAIR) pairRules++;
+  }
+  // Probing every pair of every path costs more than trying a few rules on each path.
+  const pairsAsAlways = pairRules <= FEW_PAIR_RULES;
+  for (let i: u32 = 0; i < n; i++) {
+    const rank = load<u32>(ranks + (<usize>i << 2));
+    let kind = <u32>load<u8>(kinds + i);
+    if (kind == Gram.PAIR && pairsAsAlways) kind = Gram.ALWAYS;
+    if (kind == Gram.ALWAYS) {
+      store<u8>(kinds + i, Gram.ALWAYS);
+      writeCandidate(table, rank, index.always.reserve(CANDIDATE_BYTES));
+      index.always.length += CANDIDATE_BYTES;
+      continue;
+    }
+    if (kind == Gram.PAIR) index.anyPairs = true;
+    if (kind == Gram.QUAD) index.anyQuads = true;
+    const hash = gramHash(kind, load<u32>(buckets + (<usize>i << 2)));
+    const bit = <u32>(hash >>> 48);
+    const filterByte = index.filter.data + (bit >>> 3);
+    store<u8>(filterByte, <u32>load<u8>(filterByte) | (<u32>1 << (bit & 7)));
+    const bucket = bucketOf(hash, mask);
+    store<u32>(buckets + (<usize>i << 2), bucket);
+    const slot = headers + ((<usize>bucket + 1) << 3);
+    store<u32>(slot, load<u32>(slot) + 1);
+  }
+  heap.free(counts);
+  for (let b: u32 = 1; b <= bucketCount; b++) {
+    store<u32>(headers + (<usize>b << 3), load<u32>(headers + (<usize>b << 3)) + load<u32>(headers + (<usize>(b - 1) << 3)));
+  }
+  const total = load<u32>(headers + (<usize>bucketCount << 3));
+  const out = index.entries.reserve(<usize>total * CANDIDATE_BYTES);
+  index.entries.length = <usize>total * CANDIDATE_BYTES;
+  // Placing ranks in ascending order keeps every bucket ascending.
+  const cursor = heap.alloc(<usize>bucketCount << 2);
+  for (let b: u32 = 0; b < bucketCount; b++) store<u32>(cursor + (<usize>b << 2), load<u32>(headers + (<usize>b << 3)));
+  for (let i: u32 = 0; i < n; i++) {
+    if (load<u8>(kinds + i) == Gram.ALWAYS) continue;
+    const slot = cursor + (<usize>load<u32>(buckets + (<usize>i << 2)) << 2);
+    const at = load<u32>(slot);
+    writeCandidate(table, load<u32>(ranks + (<usize>i << 2)), out + <usize>at * CANDIDATE_BYTES);
+    store<u32>(slot, at + 1);
+  }
+  heap.free(cursor);
+  heap.free(buckets);
+  heap.free(kinds);
+  return index;
+}
+
+// ---- Matching --------------------------------------------------------------------------------
+
+/** The current path while it probes the index. */
+let probePath: usize = 0;
+let probeLength: usize = 0;
+
+/** Tries the entries [from, to) in rank order; returns the first that matches and beats `best`, else `best`. */
+// @ts-ignore: decorator
+@inline function bestOf(from: usize, to: usize, best: u32): u32 {
+  for (let entry = from; entry < to; entry += CANDIDATE_BYTES) {
+    const rank = candidateRank(entry);
+    if (rank >= best) break;
+    if (candidateMatches(entry, probePath, probeLength, true)) return rank;
+  }
+  return best;
+}
+
+/** Reads the bucket of one gram of the path, once per path; returns the new best rank. */
+function readBucket(index: GramIndex, hash: u64, best: u32): u32 {
+  const header = index.headers.data + (<usize>bucketOf(hash, index.bucketCount - 1) << 3);
+  if (load<u32>(header, 4) == index.visit) return best;
+  store<u32>(header, index.visit, 4);
+  const entries = index.entries.data;
+  return bestOf(entries + <usize>load<u32>(header) * CANDIDATE_BYTES, entries + <usize>load<u32>(header, 8) * CANDIDATE_BYTES, best);
+}
+
+/** Probes one gram: most grams of a path are not in the filter and cost a multiply and a load. */
+// @ts-ignore: decorator
+@inline function probe(index: GramIndex, kind: u32, gram: u32, best: u32): u32 {
+  const hash = gramHash(kind, gram);
+  return inFilter(index.filter.data, hash) ? readBucket(index, hash, best) : best;
+}
+
+/** The best rank among the indexed rules that match the path and beat `best`, else `best`. */
+export function bestIndexedRank(index: GramIndex, path: usize, length: usize, best: u32): u32 {
+  if (best <= index.firstRank) return best;
+  probePath = path;
+  probeLength = length;
+  best = bestOf(index.always.data, index.always.data + index.always.length, best);
+
+  let visit = ++index.visit;
+  if (visit == 0) {
+    // The path counter wrapped around: forget every stamp.
+    const headers = index.headers.data;
+    for (let b: u32 = 0; b <= index.bucketCount; b++) store<u32>(headers + (<usize>b << 3), 0, 4);
+    visit = index.visit = 1;
+  }
+  if (length >= 1) best = probe(index, Gram.BYTE_AT_END, <u32>load<u8>(path + length - 1), best);
+  if (length >= 2) best = probe(index, Gram.PAIR_AT_END, <u32>load<u16>(path + length - 2), best);
+  if (length >= 4) best = probe(index, Gram.QUAD_AT_END, load<u32>(path + length - 4), best);
+  if (index.anyQuads) {
+    for (let at: usize = 0; at + 4 <= length && best > index.firstRank; at++) {
+      best = probe(index, Gram.QUAD, load<u32>(path + at), best);
+    }
+  }
+  if (index.anyPairs) {
+    for (let at: usize = 0; at + 2 <= length && best > index.firstRank; at++) {
+      best = probe(index, Gram.PAIR, <u32>load<u16>(path + at), best);
+    }
+  }
+  return best;
+}
