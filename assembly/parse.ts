@@ -63,6 +63,7 @@ export function compileRobots(body: usize, length: usize, profile: u32): RuleTab
   parseLine(table, body, lineStart, length, ++lineNumber, maxLine);
 
   sortRules(table);
+  table.shrink();
   return table;
 }
 
@@ -282,6 +283,5 @@ function pushRule(table: RuleTable, line: u32, flags: u32, patternStart: usize, 
   store<u32>(at, currentGroup, RuleField.GROUP << 2);
   store<u32>(at, <u32>patternStart, RuleField.PATTERN_START << 2);
   store<u32>(at, <u32>patternLength, RuleField.PATTERN_LENGTH << 2);
-  store<u32>(at, <u32>patternLength, RuleField.PRIORITY << 2);
   store<u32>(at, <u32>prefix, RuleField.PREFIX_LENGTH << 2);
 }

@@ -163,6 +163,9 @@ export function buildPlan(table: RuleTable): MatchPlan {
   buildTree(table, plan, ranks, distinct);
   heap.free(ranks);
   indexCrowdedNodes(table, plan, count);
+  plan.nodes.shrink();
+  plan.edges.shrink();
+  plan.wildcards.shrink();
   return plan;
 }
 

@@ -55,6 +55,7 @@ export function selectAgents(table: RuleTable, agents: usize, agentsLength: usiz
     const rule = table.order.u32At(i);
     if (load<u8>(selected.data + table.ruleField(rule, RuleField.GROUP))) rules.pushU32(rule);
   }
+  rules.shrink();
   table.selectionValid = true;
   // The match plan indexes the selected rules; it is rebuilt lazily for the new selection.
   table.dropPlan();

@@ -17,10 +17,11 @@ export const enum RuleField {
   GROUP = 2,
   PATTERN_START = 3,
   PATTERN_LENGTH = 4,
-  PRIORITY = 5,
+  /** The priority of a rule is the length of its compiled pattern: one field serves both. */
+  PRIORITY = 4,
   /** Bytes before the first `*` (or before the final `$`): a literal prefix every match starts with. */
-  PREFIX_LENGTH = 6,
-  COUNT = 7,
+  PREFIX_LENGTH = 5,
+  COUNT = 6,
 }
 export const RULE_FIELDS: u32 = RuleField.COUNT;
 
@@ -166,6 +167,16 @@ export class RuleTable {
   // @ts-ignore: decorator
   @inline recordField(record: u32, field: u32): u32 {
     return this.records.u32At(record * RECORD_FIELDS + field);
+  }
+
+  /** Gives back the growth slack of the parsed arrays (the selection's arrays are rebuilt per query). */
+  shrink(): void {
+    this.rules.shrink();
+    this.order.shrink();
+    this.pool.shrink();
+    this.agents.shrink();
+    this.records.shrink();
+    this.lines.shrink();
   }
 
   dropPlan(): void {

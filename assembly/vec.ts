@@ -28,6 +28,14 @@ export class Vec {
     return this.data + this.length;
   }
 
+  /** Gives back the unused capacity (a finished table keeps only what it holds). */
+  shrink(): void {
+    const cap = max<usize>(this.length, 16);
+    if (cap == this.capacity) return;
+    this.data = heap.realloc(this.data, cap);
+    this.capacity = cap;
+  }
+
   pushU8(value: u32): void {
     store<u8>(this.reserve(1), value);
     this.length += 1;

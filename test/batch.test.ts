@@ -1,6 +1,6 @@
 /** Batch boundaries: empty and single batches, chunking, memory growth, multi-megabyte files. */
 import { describe, expect, it } from "vitest";
-import { implementations, reference } from "./support/implementations.js";
+import { implementations, reference, wasmImplementations } from "./support/implementations.js";
 
 const encoder = new TextEncoder();
 const ROBOTS = "User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\n";
@@ -76,5 +76,21 @@ describe.each(implementations)("$name batches", (impl) => {
     expect(cut.lines.length).toBeLessThan(30_000);
     expect(cut.isAllowed("http://example.com/section-1/x", "a")).toBe(false);
     cut.dispose();
+  });
+});
+
+// The engine's decision order uses a counting sort up to priority 65,536 and a comparison sort
+// beyond. The reference's matcher is quadratic on paths this long, so the expectations are
+// written out (robots-txt.md 3: longest pattern first, allow on ties).
+describe.each(wasmImplementations)("$name decision order", (impl) => {
+  it("orders rules by priority past 65,536 bytes of pattern (rfc9309 has no line limit)", () => {
+    const long = "/a" + "b".repeat(70_000);
+    const body = `User-agent: *\nAllow: /a\nDisallow: ${long}\nAllow: ${long}\nDisallow: /a*c\n`;
+    const robots = impl.parse(body, { profile: "rfc9309", maxBytes: Infinity });
+    const urls = [`http://x${long}`, `http://x${long}c`, "http://x/abc", "http://x/ab"];
+    const { allowed, lines } = robots.classifyWithLines(urls, "bot");
+    expect(Array.from(allowed)).toEqual([1, 1, 0, 1]);
+    expect(Array.from(lines)).toEqual([4, 4, 5, 2]);
+    robots.dispose();
   });
 });
