@@ -9,12 +9,12 @@
 // - any four adjacent literal bytes of the rule (a quad), the one fewest other rules share;
 // - else any two adjacent literal bytes (a pair);
 // - rules with no gram at all (`/*a*b*`) are always candidates.
-// All grams hash into one table of buckets. A 64-Kibit filter of the hashes in use answers most
+// All grams hash into one table of buckets. A bit filter of the hashes in use answers most
 // probes without touching a bucket, and a per-bucket stamp makes each bucket read once per path.
 // Buckets list ranks in ascending order, so reading stops at the first rank that cannot win.
 
 import { Char } from "./chars";
-import { candidateMatches, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
+import { candidateMatches, candidateMayMatch, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
 import { RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
 
@@ -39,8 +39,8 @@ const SLASH_PENALTY_PAIR: u32 = 1024;
 const SLASH_PENALTY_QUAD: u32 = 8;
 
 /**
- * Hash of a gram of one kind: a 64-bit multiply whose high 16 bits feed the filter and whose
- * bits 16..47 pick the bucket, so that the two are independent. Returned as a u64.
+ * Hash of a gram of one kind: a 64-bit multiply whose high bits (45..63 at most) feed the filter
+ * and whose bits 16..35 (at most) pick the bucket, so that the two are independent.
  */
 // @ts-ignore: decorator
 @inline function gramHash(kind: u32, gram: u32): u64 {
@@ -52,12 +52,24 @@ const SLASH_PENALTY_QUAD: u32 = 8;
   return <u32>(hash >>> 16) & mask;
 }
 
-/** Whether the filter has the hash's bit (bits 48..63 of the hash). */
+/** The filter bit of a hash: its top bits, as many as the filter's size needs. */
 // @ts-ignore: decorator
-@inline function inFilter(filter: usize, hash: u64): bool {
-  const bit = <u32>(hash >>> 48);
+@inline function filterBit(hash: u64, shift: u64): u32 {
+  return <u32>(hash >>> shift);
+}
+
+// @ts-ignore: decorator
+@inline function inFilter(filter: usize, bit: u32): bool {
   return (<u32>load<u8>(filter + (bit >>> 3)) & (<u32>1 << (bit & 7))) != 0;
 }
+
+/**
+ * Filter bits per indexed rule: at 32, a path's grams that no rule has pass the filter about once
+ * in 32, so few buckets are read in vain.
+ */
+const FILTER_BITS_PER_RULE: u32 = 32;
+const MIN_FILTER_BITS: u32 = 1 << 12;
+const MAX_FILTER_BITS: u32 = 1 << 19;
 
 // @ts-ignore: decorator
 @inline function hasSlash(gram: u32, bytes: u32): bool {
@@ -78,8 +90,10 @@ export class GramIndex {
   headers: Vec;
   /** Candidate entries (candidates.ts), bucket after bucket, each bucket in rank order. */
   entries: Vec;
-  /** 65,536 bits: a filed gram's bit is set (see inFilter). */
+  /** A power of two of bits: a filed gram's bit is set (see filterBit). */
   filter: Vec;
+  /** 64 - log2(filter bits). */
+  filterShift: u64;
   visit: u32;
   /** Candidate entries of the rules with no gram, in rank order. */
   always: Vec;
@@ -209,7 +223,10 @@ export function buildGramIndex(table: RuleTable, ranks: usize, n: u32): GramInde
   index.bucketCount = bucketCount;
   index.headers = Vec.create((<usize>bucketCount + 1) << 3);
   index.entries = Vec.create(16);
-  index.filter = Vec.create(8192);
+  let filterBits = MIN_FILTER_BITS;
+  while (filterBits < n * FILTER_BITS_PER_RULE && filterBits < MAX_FILTER_BITS) filterBits <<= 1;
+  index.filter = Vec.create(filterBits >> 3);
+  index.filterShift = 64 - <u64>ctz(filterBits);
   index.visit = 0;
   index.always = Vec.create(16);
   index.firstRank = n > 0 ? load<u32>(ranks) : NONE;
@@ -218,8 +235,8 @@ export function buildGramIndex(table: RuleTable, ranks: usize, n: u32): GramInde
   const headers = index.headers.data;
   index.headers.length = (<usize>bucketCount + 1) << 3;
   memory.fill(headers, 0, index.headers.length);
-  memory.fill(index.filter.data, 0, 8192);
-  index.filter.length = 8192;
+  memory.fill(index.filter.data, 0, filterBits >> 3);
+  index.filter.length = filterBits >> 3;
 
   // The hash each rule is filed under (ALWAYS rules: none), then a counting sort into buckets.
   const counts = heap.alloc(<usize>bucketCount << 2);
@@ -249,7 +266,7 @@ export function buildGramIndex(table: RuleTable, ranks: usize, n: u32): GramInde
     if (kind == Gram.PAIR) index.anyPairs = true;
     if (kind == Gram.QUAD) index.anyQuads = true;
     const hash = gramHash(kind, load<u32>(buckets + (<usize>i << 2)));
-    const bit = <u32>(hash >>> 48);
+    const bit = filterBit(hash, index.filterShift);
     const filterByte = index.filter.data + (bit >>> 3);
     store<u8>(filterByte, <u32>load<u8>(filterByte) | (<u32>1 << (bit & 7)));
     const bucket = bucketOf(hash, mask);
@@ -292,7 +309,7 @@ let probeLength: usize = 0;
   for (let entry = from; entry < to; entry += CANDIDATE_BYTES) {
     const rank = candidateRank(entry);
     if (rank >= best) break;
-    if (candidateMatches(entry, probePath, probeLength, true)) return rank;
+    if (candidateMayMatch(entry, probePath, probeLength) && candidateMatches(entry, probePath, probeLength, true)) return rank;
   }
   return best;
 }
@@ -310,7 +327,7 @@ function readBucket(index: GramIndex, hash: u64, best: u32): u32 {
 // @ts-ignore: decorator
 @inline function probe(index: GramIndex, kind: u32, gram: u32, best: u32): u32 {
   const hash = gramHash(kind, gram);
-  return inFilter(index.filter.data, hash) ? readBucket(index, hash, best) : best;
+  return inFilter(index.filter.data, filterBit(hash, index.filterShift)) ? readBucket(index, hash, best) : best;
 }
 
 /** The best rank among the indexed rules that match the path and beat `best`, else `best`. */

@@ -1,31 +1,53 @@
-// Byte masks: a 128-bit set of the bytes a path holds (bit = byte & 127), tested against the bytes
-// a wildcard rule's literal segments need. A rule whose bytes are not all in the path cannot match,
-// which rejects most candidates without a search.
+// Byte masks: a 64-bit set of the bytes a path holds, tested against the bytes a wildcard rule's
+// literal segments need. A rule whose bytes are not all in the path cannot match, which rejects
+// most candidates without a search.
+//
+// Bits come from a table rather than from `byte & 63`, so that the bytes URLs are made of do not
+// share bits: lower-case letters, digits, the punctuation of paths and queries, and the upper-case
+// hex digits of escapes each have their own; rarer bytes share the last one. Bytes >= 0x80 never
+// occur in a compiled pattern (they are escaped) and have no bit. Per path byte: a load and an OR.
 
 import { Char } from "./chars";
 
-/**
- * Writes the mask of the bytes a match of the pattern must contain (its literal bytes) to `at`
- * (two u64). Compiled patterns are ASCII; a path's other bytes only add bits.
- */
+const SHARED_BIT: u64 = 63;
+/** Punctuation with a bit of its own (all but the last bit go to letters, digits and these). */
+const OWN_BITS = "/-._?=&%+:;,~!$'()@ ";
+
+/** The mask bit of each byte value, a u64 per byte. */
+const bitOf: usize = buildBitTable();
+
+function buildBitTable(): usize {
+  const table = heap.alloc(256 << 3);
+  memory.fill(table, 0, 256 << 3);
+  for (let c: u32 = 0; c < 0x80; c++) store<u64>(table + (<usize>c << 3), (<u64>1) << SHARED_BIT);
+  let next: u64 = 0;
+  for (let c: u32 = 0x61; c <= 0x7a; c++) store<u64>(table + (<usize>c << 3), (<u64>1) << next++);
+  for (let c: u32 = 0x30; c <= 0x39; c++) store<u64>(table + (<usize>c << 3), (<u64>1) << next++);
+  for (let c: u32 = 0x41; c <= 0x46; c++) store<u64>(table + (<usize>c << 3), (<u64>1) << next++);
+  for (let i = 0; i < OWN_BITS.length; i++) store<u64>(table + (<usize>OWN_BITS.charCodeAt(i) << 3), (<u64>1) << next++);
+  assert(next <= SHARED_BIT);
+  return table;
+}
+
+// @ts-ignore: decorator
+@inline function bitFor(c: u32): u64 {
+  return load<u64>(bitOf + (<usize>c << 3));
+}
+
+/** Writes the mask of the bytes a match of the pattern must contain (its literal bytes) to `at` (a u64). */
 export function storeByteMask(pattern: usize, length: usize, at: usize): void {
-  let low: u64 = 0;
-  let high: u64 = 0;
+  let mask: u64 = 0;
   for (let i: usize = 0; i < length; i++) {
-    const c = <u64>load<u8>(pattern + i);
+    const c = <u32>load<u8>(pattern + i);
     if (c == Char.STAR || (c == Char.DOLLAR && i == length - 1)) continue;
-    const bit = (<u64>1) << (c & 63);
-    if (c & 64) high |= bit;
-    else low |= bit;
+    mask |= bitFor(c);
   }
-  store<u64>(at, low);
-  store<u64>(at, high, 8);
+  store<u64>(at, mask);
 }
 
 /** The mask of the current path (see computePathMask). */
-let pathLow: u64 = 0;
-let pathHigh: u64 = 0;
-/** Whether pathLow/pathHigh belong to the current path. */
+let pathMask: u64 = 0;
+/** Whether pathMask belongs to the current path. */
 let pathMaskReady: bool = false;
 
 /** Forgets the mask: the next test computes it for the new path. */
@@ -35,16 +57,17 @@ let pathMaskReady: bool = false;
 }
 
 function computePathMask(path: usize, length: usize): void {
-  let low: u64 = 0;
-  let high: u64 = 0;
-  for (let i: usize = 0; i < length; i++) {
-    const c = <u64>load<u8>(path + i);
-    const bit = (<u64>1) << (c & 63);
-    low |= c & 64 ? 0 : bit;
-    high |= c & 64 ? bit : 0;
+  let a: u64 = 0;
+  let b: u64 = 0;
+  let i: usize = 0;
+  // Two chains of ORs, so that the loads overlap.
+  while (i + 2 <= length) {
+    a |= bitFor(<u32>load<u8>(path + i));
+    b |= bitFor(<u32>load<u8>(path + i + 1));
+    i += 2;
   }
-  pathLow = low;
-  pathHigh = high;
+  if (i < length) a |= bitFor(<u32>load<u8>(path + i));
+  pathMask = a | b;
   pathMaskReady = true;
 }
 
@@ -52,5 +75,5 @@ function computePathMask(path: usize, length: usize): void {
 // @ts-ignore: decorator
 @inline export function pathHasBytesOf(at: usize, path: usize, length: usize): bool {
   if (!pathMaskReady) computePathMask(path, length);
-  return ((load<u64>(at) & ~pathLow) | (load<u64>(at, 8) & ~pathHigh)) == 0;
+  return (load<u64>(at) & ~pathMask) == 0;
 }

@@ -2,7 +2,7 @@
 // normalises percent-encoding on both sides so that equivalent spellings compare equal.
 
 import { Char, hexDigit, hexValue, isHexDigit, isUnreserved, toUpper } from "./chars";
-import { findByte, findFirstOf, hasHighByte } from "./scan";
+import { findByte, findFirstOf, isPlainAscii } from "./scan";
 import { Vec } from "./vec";
 
 /**
@@ -13,7 +13,7 @@ import { Vec } from "./vec";
  */
 export function compilePattern(src: usize, len: usize, rfc: bool, out: Vec): usize {
   // Most patterns are plain ASCII without escapes (or `$` for the RFC): copied as they are.
-  if (findFirstOf(src, 0, len, Char.PERCENT, rfc ? Char.DOLLAR : Char.PERCENT, Char.PERCENT, Char.PERCENT, Char.PERCENT, Char.PERCENT) == len && !hasHighByte(src, len)) {
+  if (isPlainAscii(src, len, Char.PERCENT, rfc ? Char.DOLLAR : Char.PERCENT)) {
     out.pushBytes(src, len);
     return len;
   }

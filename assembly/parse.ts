@@ -48,36 +48,45 @@ export function compileRobots(body: usize, length: usize, profile: u32): RuleTab
   }
 
   let lineNumber: u32 = 0;
-  let lineStart = pos;
   while (true) {
-    pos = findFirstOf(body, pos, length, Char.LF, Char.CR, Char.LF, Char.LF, Char.LF, Char.LF);
+    // One scan finds the line end, or first a NUL or `#` that ends the line's content (then a
+    // second scan finds the line end): most lines are read once.
+    const lineStart = pos;
+    pos = findFirstOf(body, pos, length, Char.LF, Char.CR, 0, Char.HASH, Char.LF, Char.LF);
+    let contentEnd = pos;
+    let stopByte: u32 = Char.LF;
+    if (pos < length) {
+      stopByte = <u32>load<u8>(body + pos);
+      if (stopByte == 0 || stopByte == Char.HASH) pos = findFirstOf(body, pos, length, Char.LF, Char.CR, Char.LF, Char.LF, Char.LF, Char.LF);
+    }
+    parseLine(table, body, lineStart, pos, contentEnd, stopByte == Char.HASH, ++lineNumber, maxLine);
+    // The text after the last terminator is a line too, even when empty.
     if (pos >= length) break;
     const c = <u32>load<u8>(body + pos);
-    parseLine(table, body, lineStart, pos, ++lineNumber, maxLine);
     pos++;
     // The LF of a CRLF does not end another line.
     if (c == Char.CR && pos < length && load<u8>(body + pos) == Char.LF) pos++;
-    lineStart = pos;
   }
-  // The text after the last terminator is a line too, even when empty.
-  parseLine(table, body, lineStart, length, ++lineNumber, maxLine);
 
   sortRules(table);
   table.shrink();
   return table;
 }
 
-function parseLine(table: RuleTable, body: usize, start: usize, end: usize, line: u32, maxLine: usize): void {
+/**
+ * Parses the line body[start, end). Its content ends at `contentEnd`, the first NUL (Google-
+ * specific: the line is a C string) or `#` (`comment`: a comment starts there), else `end`.
+ */
+function parseLine(table: RuleTable, body: usize, start: usize, end: usize, contentEnd: usize, comment: bool, line: u32, maxLine: usize): void {
   let flags: u32 = 0;
   if (end - start > maxLine) {
+    // Google keeps the first maxLine bytes; a NUL or `#` after them no longer counts.
     end = start + maxLine;
     flags |= LineFlag.TOO_LONG;
   }
-  // Google-specific: the line is a C string, so a NUL byte ends it; a `#` starts a comment.
-  const stop = findFirstOf(body, start, end, 0, Char.HASH, 0, 0, 0, 0);
-  if (stop < end) {
-    if (load<u8>(body + stop) == Char.HASH) flags |= LineFlag.HAS_COMMENT;
-    end = stop;
+  if (contentEnd < end) {
+    if (comment) flags |= LineFlag.HAS_COMMENT;
+    end = contentEnd;
   }
   while (start < end && isTrimmable(load<u8>(body + start))) start++;
   while (end > start && isTrimmable(load<u8>(body + end - 1))) end--;
@@ -148,13 +157,16 @@ function parseLine(table: RuleTable, body: usize, start: usize, end: usize, line
 /** Google-specific: keys match by case-insensitive prefix, with a few accepted misspellings. */
 function classifyKey(key: usize, len: usize): KeyKind {
   keyIsTypo = false;
+  // Every key (and typo) below starts with one of four letters: most lines need one comparison.
+  const first = toLower(load<u8>(key));
+  if (first != 0x75 /* u */ && first != 0x61 /* a */ && first != 0x64 /* d */ && first != 0x73 /* s */) return KeyKind.OTHER;
+  if (first == 0x64 && startsWithLower(key, len, "disallow")) return KeyKind.DISALLOW;
+  if (first == 0x61 && startsWithLower(key, len, "allow")) return KeyKind.ALLOW;
   if (startsWithLower(key, len, "user-agent")) return KeyKind.USER_AGENT;
   if (startsWithLower(key, len, "useragent") || startsWithLower(key, len, "user agent")) {
     keyIsTypo = true;
     return KeyKind.USER_AGENT;
   }
-  if (startsWithLower(key, len, "allow")) return KeyKind.ALLOW;
-  if (startsWithLower(key, len, "disallow")) return KeyKind.DISALLOW;
   if (
     startsWithLower(key, len, "dissallow") || startsWithLower(key, len, "dissalow") ||
     startsWithLower(key, len, "disalow") || startsWithLower(key, len, "diasllow") ||
@@ -268,8 +280,7 @@ function startsWithBytes(a: usize, len: usize, literal: string): bool {
 
 function pushRule(table: RuleTable, line: u32, flags: u32, patternStart: usize, patternLength: usize): void {
   const pattern = table.pool.data + patternStart;
-  let prefix: usize = 0;
-  while (prefix < patternLength && load<u8>(pattern + prefix) != Char.STAR) prefix++;
+  let prefix = findByte(pattern, 0, patternLength, Char.STAR);
   if (prefix < patternLength) flags |= RuleFlag.WILDCARD;
   if (patternLength > 0 && load<u8>(pattern + patternLength - 1) == Char.DOLLAR) {
     flags |= RuleFlag.ANCHORED;

@@ -13,11 +13,11 @@
 //   `/`) hand them to the gram index (grams.ts) instead, so a path only checks the rules filed
 //   under the short byte strings it contains.
 // - Candidates are tried in rank order and only while they could still beat the best match so
-//   far; a 128-bit byte mask (mask.ts) rejects most of them before any byte search.
+//   far; a 64-bit byte mask (mask.ts) rejects most of them before any byte search.
 
 import { distinctRanks } from "./distinct";
 import { buildGramIndex, bestIndexedRank, GramIndex } from "./grams";
-import { candidateMatches, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
+import { candidateMatches, candidateMayMatch, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
 import { resetPathMask } from "./mask";
 import { bytesEqual } from "./pattern";
 import { RuleField, RuleFlag, RuleTable } from "./table";
@@ -45,27 +45,32 @@ const enum NodeField {
   /** Range of `wildcards` (in entries): wildcard rules whose prefix is this node's string, in rank order. */
   WILDCARD_START = 2,
   WILDCARD_COUNT = 3,
-  /** Range of `edges`, sorted by first byte. */
+  /** Range of `edges` and `edgeBytes`, sorted by first byte. */
   EDGE_START = 4,
   EDGE_COUNT = 5,
   COUNT = 6,
 }
 const NODE_FIELDS: u32 = NodeField.COUNT;
 
+/** An edge; its first byte is in `edgeBytes`, so that choosing an edge reads one cache line. */
 const enum EdgeField {
-  FIRST_BYTE = 0,
   /** The label: bytes of some rule's pattern in the table pool. */
-  LABEL_START = 1,
-  LABEL_LENGTH = 2,
-  CHILD = 3,
-  COUNT = 4,
+  LABEL_START = 0,
+  LABEL_LENGTH = 1,
+  CHILD = 2,
+  COUNT = 3,
 }
+
+/** Nodes with at most this many edges find one with a single vector compare. */
+const VECTOR_EDGES: u32 = 16;
 const EDGE_FIELDS: u32 = EdgeField.COUNT;
 
 @unmanaged
 export class MatchPlan {
   nodes: Vec;
   edges: Vec;
+  /** The first byte of each edge's label (then 16 bytes of padding for vector loads). */
+  edgeBytes: Vec;
   /** Candidate entries (candidates.ts) of the wildcard rules filed at nodes. */
   wildcards: Vec;
   /** The gram index of the rules taken from crowded nodes (null when no node is crowded). */
@@ -73,7 +78,7 @@ export class MatchPlan {
 
   /** Bytes of linear memory the plan holds. */
   bytes(): usize {
-    let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edges.capacity + this.wildcards.capacity;
+    let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edges.capacity + this.edgeBytes.capacity + this.wildcards.capacity;
     if (this.grams) total += changetype<GramIndex>(this.grams).bytes();
     return total;
   }
@@ -81,6 +86,7 @@ export class MatchPlan {
   free(): void {
     this.nodes.free();
     this.edges.free();
+    this.edgeBytes.free();
     this.wildcards.free();
     if (this.grams) changetype<GramIndex>(this.grams).free();
     heap.free(changetype<usize>(this));
@@ -153,7 +159,8 @@ export function buildPlan(table: RuleTable): MatchPlan {
   const count = <u32>(table.selectedRules.length >> 2);
   const plan = changetype<MatchPlan>(heap.alloc(offsetof<MatchPlan>()));
   plan.nodes = Vec.create(<usize>count * 16 + 64);
-  plan.edges = Vec.create(<usize>count * 16 + 64);
+  plan.edges = Vec.create(<usize>count * 12 + 64);
+  plan.edgeBytes = Vec.create(<usize>count + 64);
   plan.wildcards = Vec.create(64);
   plan.grams = null;
 
@@ -165,6 +172,9 @@ export function buildPlan(table: RuleTable): MatchPlan {
   indexCrowdedNodes(table, plan, count);
   plan.nodes.shrink();
   plan.edges.shrink();
+  memory.fill(plan.edgeBytes.reserve(16), 0, 16);
+  plan.edgeBytes.length += 16;
+  plan.edgeBytes.shrink();
   plan.wildcards.shrink();
   return plan;
 }
@@ -283,7 +293,7 @@ function buildTree(table: RuleTable, plan: MatchPlan, ranks: usize, count: u32):
         end++;
       }
       const child = addNode(plan);
-      plan.edges.pushU32(byte);
+      plan.edgeBytes.pushU8(byte);
       plan.edges.pushU32(<u32>(firstPrefix + depth - table.pool.data));
       plan.edges.pushU32(common - depth);
       plan.edges.pushU32(child);
@@ -338,6 +348,26 @@ function indexCrowdedNodes(table: RuleTable, plan: MatchPlan, count: u32): void 
 /** Nodes visited by the current walk (grow-only scratch). */
 let visited: Vec = Vec.create(256);
 
+const NO_EDGE: u32 = 0xffffffff;
+
+/** The edge among `count` from `start` whose label starts with `byte`, or NO_EDGE. */
+// @ts-ignore: decorator
+@inline function findEdge(plan: MatchPlan, start: u32, count: u32, byte: u32): u32 {
+  const bytes = plan.edgeBytes.data;
+  if (count <= VECTOR_EDGES) {
+    const hits = i8x16.bitmask(i8x16.eq(v128.load(bytes + start), i8x16.splat(<i8>byte))) & ((<u32>1 << count) - 1);
+    return hits != 0 ? start + ctz(hits) : NO_EDGE;
+  }
+  let lo = start;
+  let hi = start + count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (<u32>load<u8>(bytes + mid) < byte) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < start + count && <u32>load<u8>(bytes + lo) == byte ? lo : NO_EDGE;
+}
+
 /** The best (smallest) rank matching the path, or NO_RANK. */
 export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length: usize): u32 {
   let best = NO_RANK;
@@ -358,16 +388,8 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
       break;
     }
     const byte = <u32>load<u8>(path + pos);
-    const edgeStart = nodeField(plan, node, NodeField.EDGE_START);
-    let lo = edgeStart;
-    let hi = edgeStart + nodeField(plan, node, NodeField.EDGE_COUNT);
-    // Binary search of the edges by first byte.
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (edgeField(plan, mid, EdgeField.FIRST_BYTE) < byte) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo == edgeStart + nodeField(plan, node, NodeField.EDGE_COUNT) || edgeField(plan, lo, EdgeField.FIRST_BYTE) != byte) break;
+    const lo = findEdge(plan, nodeField(plan, node, NodeField.EDGE_START), nodeField(plan, node, NodeField.EDGE_COUNT), byte);
+    if (lo == NO_EDGE) break;
     const labelLength = <usize>edgeField(plan, lo, EdgeField.LABEL_LENGTH);
     if (length - pos < labelLength || !bytesEqual(path + pos, pool + edgeField(plan, lo, EdgeField.LABEL_START), labelLength)) break;
     pos += labelLength;
@@ -384,7 +406,7 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
       const entry = plan.wildcards.data + <usize>(start + i) * CANDIDATE_BYTES;
       const rank = candidateRank(entry);
       if (rank >= best) break;
-      if (candidateMatches(entry, path, length, false)) {
+      if (candidateMayMatch(entry, path, length) && candidateMatches(entry, path, length, false)) {
         best = rank;
         break;
       }

@@ -86,17 +86,25 @@ export function findFirstOf(base: usize, from: usize, to: usize, a: u32, b: u32,
   return i;
 }
 
-/** Whether any byte in [base, base + length) is >= 0x80. */
-export function hasHighByte(base: usize, length: usize): bool {
+/** Whether [base, base + length) holds neither byte `a` nor `b` nor any byte >= 0x80. */
+export function isPlainAscii(base: usize, length: usize, a: u32, b: u32): bool {
+  const va = i8x16.splat(<i8>a);
+  const vb = i8x16.splat(<i8>b);
   let i: usize = 0;
   while (i + 16 <= length) {
-    if (i8x16.bitmask(v128.load(base + i)) != 0) return true;
+    const x = v128.load(base + i);
+    // Bytes >= 0x80 have the sign bit, which bitmask collects.
+    if (i8x16.bitmask(v128.or(x, v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)))) != 0) return false;
     i += 16;
   }
-  if (i < length && canLoadVector(base + i)) return (i8x16.bitmask(v128.load(base + i)) & firstLanes(length - i)) != 0;
+  if (i < length && canLoadVector(base + i)) {
+    const x = v128.load(base + i);
+    return (i8x16.bitmask(v128.or(x, v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)))) & firstLanes(length - i)) == 0;
+  }
   while (i < length) {
-    if (load<u8>(base + i) >= 0x80) return true;
+    const c = <u32>load<u8>(base + i);
+    if (c >= 0x80 || c == a || c == b) return false;
     i++;
   }
-  return false;
+  return true;
 }

@@ -12,9 +12,15 @@ const port = parentPort!;
 
 port.on("message", (request: WorkerRequest) => {
   try {
-    const { allowed, lines } = robots.classifyWithLines(request.urls, request.agents);
-    const response: WorkerResponse = { id: request.id, allowed, lines };
-    port.postMessage(response, [allowed.buffer as ArrayBuffer, lines.buffer as ArrayBuffer]);
+    if (request.withLines) {
+      const { allowed, lines } = robots.classifyWithLines(request.urls, request.agents);
+      const response: WorkerResponse = { id: request.id, allowed, lines };
+      port.postMessage(response, [allowed.buffer as ArrayBuffer, lines.buffer as ArrayBuffer]);
+    } else {
+      const allowed = robots.classify(request.urls, request.agents);
+      const response: WorkerResponse = { id: request.id, allowed };
+      port.postMessage(response, [allowed.buffer as ArrayBuffer]);
+    }
   } catch (error) {
     const response: WorkerResponse = { id: request.id, error: { message: (error as Error).message, code: (error as { code?: string }).code } };
     port.postMessage(response);

@@ -1,7 +1,8 @@
 /**
  * Classification across cores: a pool of worker threads, each with its own WASM instance and its
- * own compiled copy of one robots.txt. A batch is cut at line boundaries into one part per worker;
- * the parts travel as transferred buffers (no copy back), and results come back in input order.
+ * own compiled copy of one robots.txt. A batch is cut at line boundaries into a few parts per
+ * worker; the parts travel as transferred buffers (no copy back), and results come back in input
+ * order.
  * Node only (worker_threads); for batch jobs, where one batch is millions of URLs.
  */
 import { availableParallelism } from "node:os";
@@ -10,19 +11,25 @@ import { RobotsError } from "./errors.js";
 import { agentList, assertUrlBatch, resolveParseOptions } from "./options.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
 
+/** Parts per worker in one batch (more parts overlap copying with classifying). */
+const PARTS_PER_WORKER = 4;
+
 export interface WorkerPoolOptions extends ParseOptions {
   /** Number of worker threads (default: the number of cores). */
   workers?: number;
 }
 
 /** Messages between the pool and a worker (see parallel-worker.ts). */
-export type WorkerRequest = { id: number; urls: Uint8Array | readonly string[]; agents: readonly string[] };
+export type WorkerRequest = { id: number; urls: Uint8Array | readonly string[]; agents: readonly string[]; withLines: boolean };
 export type WorkerResponse =
-  | { id: number; allowed: Uint8Array; lines: Uint32Array }
+  | { id: number; allowed: Uint8Array; lines?: Uint32Array }
   | { id: number; error: { message: string; code?: string } };
 
+/** A part's answer: matching lines only when asked for (verdicts alone cost less to compute and move). */
+type PartResult = { allowed: Uint8Array; lines?: Uint32Array };
+
 interface Pending {
-  resolve(result: BatchResult): void;
+  resolve(result: PartResult): void;
   reject(error: unknown): void;
 }
 
@@ -67,25 +74,46 @@ export class RobotsWorkerPool {
 
   /** Verdicts and matching lines for a batch, spread over the workers, in input order. */
   async classifyWithLines(urls: UrlBatch, agent: AgentQuery): Promise<BatchResult> {
-    if (this.#closed) throw new RobotsError("ROBOTS_ERR_DISPOSED", "this worker pool was closed");
-    assertUrlBatch(urls);
-    const agents = agentList(agent);
-    const parts = urls instanceof Uint8Array ? splitAtLines(urls, this.#workers.length) : splitArray(urls, this.#workers.length);
-    const results = await Promise.all(parts.map((part, i) => this.#send(this.#workers[i], part, agents)));
-    const total = results.reduce((sum, result) => sum + result.allowed.length, 0);
-    const allowed = new Uint8Array(total);
-    const lines = new Uint32Array(total);
-    let at = 0;
-    for (const result of results) {
-      allowed.set(result.allowed, at);
-      lines.set(result.lines, at);
-      at += result.allowed.length;
-    }
-    return { allowed, lines };
+    const { allowed, lines } = await this.#run(urls, agent, true);
+    return { allowed, lines: lines! };
   }
 
   async classify(urls: UrlBatch, agent: AgentQuery): Promise<Uint8Array> {
-    return (await this.classifyWithLines(urls, agent)).allowed;
+    return (await this.#run(urls, agent, false)).allowed;
+  }
+
+  async #run(urls: UrlBatch, agent: AgentQuery, withLines: boolean): Promise<PartResult> {
+    if (this.#closed) throw new RobotsError("ROBOTS_ERR_DISPOSED", "this worker pool was closed");
+    assertUrlBatch(urls);
+    const agents = agentList(agent);
+    const workers = this.#workers;
+    // Several parts per worker, each copied just before it is posted: workers start on the first
+    // parts while this thread still copies the later ones.
+    const partCount = workers.length * PARTS_PER_WORKER;
+    let pending: Promise<PartResult>[];
+    if (urls instanceof Uint8Array) {
+      const bounds = lineBoundaries(urls, partCount);
+      pending = [];
+      for (let i = 0; i + 1 < bounds.length; i++) {
+        // A copy (Buffer#slice would return a view), so that transferring it leaves `urls` intact.
+        const part = Uint8Array.prototype.slice.call(urls, bounds[i], bounds[i + 1]);
+        pending.push(this.#send(workers[i % workers.length], part, agents, withLines));
+      }
+    } else {
+      pending = splitArray(urls, partCount).map((part, i) => this.#send(workers[i % workers.length], part, agents, withLines));
+    }
+    const results = await Promise.all(pending);
+    if (results.length === 1) return results[0];
+    const total = results.reduce((sum, result) => sum + result.allowed.length, 0);
+    const allowed = new Uint8Array(total);
+    const lines = withLines ? new Uint32Array(total) : undefined;
+    let at = 0;
+    for (const result of results) {
+      allowed.set(result.allowed, at);
+      lines?.set(result.lines!, at);
+      at += result.allowed.length;
+    }
+    return { allowed, lines };
   }
 
   /** Stops the workers. Idempotent. */
@@ -96,11 +124,11 @@ export class RobotsWorkerPool {
     this.#failAll(new RobotsError("ROBOTS_ERR_DISPOSED", "this worker pool was closed"));
   }
 
-  #send(worker: Worker, part: Uint8Array | readonly string[], agents: readonly string[]): Promise<BatchResult> {
+  #send(worker: Worker, part: Uint8Array | readonly string[], agents: readonly string[], withLines: boolean): Promise<PartResult> {
     const id = this.#nextId++;
-    return new Promise<BatchResult>((resolve, reject) => {
+    return new Promise<PartResult>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      const request: WorkerRequest = { id, urls: part, agents };
+      const request: WorkerRequest = { id, urls: part, agents, withLines };
       // Byte parts are moved, not copied; string arrays are cloned.
       worker.postMessage(request, part instanceof Uint8Array ? [part.buffer as ArrayBuffer] : []);
     });
@@ -128,7 +156,15 @@ export class RobotsWorkerPool {
  * (but the last), copied so that each can be transferred to its worker.
  */
 export function splitAtLines(bytes: Uint8Array, count: number): Uint8Array[] {
+  const bounds = lineBoundaries(bytes, count);
   const parts: Uint8Array[] = [];
+  for (let i = 0; i + 1 < bounds.length; i++) parts.push(Uint8Array.prototype.slice.call(bytes, bounds[i], bounds[i + 1]));
+  return parts;
+}
+
+/** Where splitAtLines cuts: part i is [bounds[i], bounds[i + 1]); no part is empty. */
+function lineBoundaries(bytes: Uint8Array, count: number): number[] {
+  const bounds = [0];
   let start = 0;
   for (let i = 1; i <= count && start < bytes.length; i++) {
     let end = i === count ? bytes.length : Math.floor((bytes.length * i) / count);
@@ -136,11 +172,10 @@ export function splitAtLines(bytes: Uint8Array, count: number): Uint8Array[] {
       const newline = bytes.indexOf(0x0a, Math.max(end - 1, start));
       end = newline < 0 ? bytes.length : newline + 1;
     }
-    // A copy (Buffer#slice would return a view), so that transferring it leaves `bytes` intact.
-    if (end > start) parts.push(Uint8Array.prototype.slice.call(bytes, start, end));
+    if (end > start) bounds.push(end);
     start = end;
   }
-  return parts;
+  return bounds;
 }
 
 /** Cuts an array into at most `count` consecutive slices of similar length. */
