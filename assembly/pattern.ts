@@ -1,6 +1,7 @@
 // Pattern matching: `*` matches any run of bytes, a final `$` anchors at the end of the path.
 
 import { Char } from "./chars";
+import { findByte } from "./scan";
 import { RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
 
@@ -30,10 +31,30 @@ function indexOf(hay: usize, from: usize, to: usize, needle: usize, needleLength
   if (needleLength == 0) return <isize>from;
   if (to - from < needleLength) return -1;
   if (needleLength >= KMP_MIN_SEGMENT) return indexOfKmp(hay, from, to, needle, needleLength);
-  const first = load<u8>(needle);
+  if (needleLength == 1) {
+    const at = findByte(hay, from, to, <u32>load<u8>(needle));
+    return at < to ? <isize>at : -1;
+  }
+  // Sixteen start positions at a time: those where the needle's first two bytes are, each then
+  // compared in full. Starts past `last` are masked off (loads may read beyond `to`, never
+  // beyond memory).
   const last = to - needleLength;
-  for (let i = from; i <= last; i++) {
-    if (load<u8>(hay + i) != first) continue;
+  const first = i8x16.splat(<i8>load<u8>(needle));
+  const second = i8x16.splat(<i8>load<u8>(needle, 1));
+  let i = from;
+  while (i <= last && hay + i + 17 <= (<usize>memory.size() << 16)) {
+    let hits = i8x16.bitmask(v128.and(i8x16.eq(v128.load(hay + i), first), i8x16.eq(v128.load(hay + i + 1), second)));
+    if (last - i < 15) hits &= (<u32>1 << <u32>(last - i + 1)) - 1;
+    while (hits != 0) {
+      const at = i + <usize>ctz(hits);
+      if (bytesEqual(hay + at + 2, needle + 2, needleLength - 2)) return <isize>at;
+      hits &= hits - 1;
+    }
+    i += 16;
+  }
+  const head = load<u8>(needle);
+  for (; i <= last; i++) {
+    if (load<u8>(hay + i) != head) continue;
     if (bytesEqual(hay + i + 1, needle + 1, needleLength - 1)) return <isize>i;
   }
   return -1;

@@ -37,6 +37,11 @@ export function setWildcardIndexLimit(limit: u32): void {
   nodeWildcardLimit = limit;
 }
 
+/**
+ * A node, which is also the edge that leads to it: nodes are created with their edges, so the
+ * edge at index e leads to node e + 1 (node 0 is the root). The walk reads the label in the node
+ * it is about to enter, whose record it then reads anyway.
+ */
 const enum NodeField {
   /** Best rank of the literal rules whose pattern is this node's string. */
   LITERAL_BEST = 0,
@@ -45,30 +50,22 @@ const enum NodeField {
   /** Range of `wildcards` (in entries): wildcard rules whose prefix is this node's string, in rank order. */
   WILDCARD_START = 2,
   WILDCARD_COUNT = 3,
-  /** Range of `edges` and `edgeBytes`, sorted by first byte. */
+  /** Range of `edgeBytes` (edge indices), sorted by first byte. */
   EDGE_START = 4,
   EDGE_COUNT = 5,
-  COUNT = 6,
+  /** The label of the edge into this node: bytes of some rule's pattern in the table pool. */
+  LABEL_START = 6,
+  LABEL_LENGTH = 7,
+  COUNT = 8,
 }
 const NODE_FIELDS: u32 = NodeField.COUNT;
 
-/** An edge; its first byte is in `edgeBytes`, so that choosing an edge reads one cache line. */
-const enum EdgeField {
-  /** The label: bytes of some rule's pattern in the table pool. */
-  LABEL_START = 0,
-  LABEL_LENGTH = 1,
-  CHILD = 2,
-  COUNT = 3,
-}
-
 /** Nodes with at most this many edges find one with a single vector compare. */
 const VECTOR_EDGES: u32 = 16;
-const EDGE_FIELDS: u32 = EdgeField.COUNT;
 
 @unmanaged
 export class MatchPlan {
   nodes: Vec;
-  edges: Vec;
   /** The first byte of each edge's label (then 16 bytes of padding for vector loads). */
   edgeBytes: Vec;
   /** Candidate entries (candidates.ts) of the wildcard rules filed at nodes. */
@@ -78,14 +75,13 @@ export class MatchPlan {
 
   /** Bytes of linear memory the plan holds. */
   bytes(): usize {
-    let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edges.capacity + this.edgeBytes.capacity + this.wildcards.capacity;
+    let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edgeBytes.capacity + this.wildcards.capacity;
     if (this.grams) total += changetype<GramIndex>(this.grams).bytes();
     return total;
   }
 
   free(): void {
     this.nodes.free();
-    this.edges.free();
     this.edgeBytes.free();
     this.wildcards.free();
     if (this.grams) changetype<GramIndex>(this.grams).free();
@@ -136,6 +132,8 @@ function addNode(plan: MatchPlan): u32 {
   plan.nodes.pushU32(0);
   plan.nodes.pushU32(0);
   plan.nodes.pushU32(0);
+  plan.nodes.pushU32(0);
+  plan.nodes.pushU32(0);
   return id;
 }
 
@@ -149,17 +147,12 @@ function addNode(plan: MatchPlan): u32 {
   return load<u32>(plan.nodes.data + ((<usize>node * NODE_FIELDS + field) << 2));
 }
 
-// @ts-ignore: decorator
-@inline function edgeField(plan: MatchPlan, edge: u32, field: u32): u32 {
-  return load<u32>(plan.edges.data + ((<usize>edge * EDGE_FIELDS + field) << 2));
-}
 
 /** Builds the plan for `table.selectedRules`. */
 export function buildPlan(table: RuleTable): MatchPlan {
   const count = <u32>(table.selectedRules.length >> 2);
   const plan = changetype<MatchPlan>(heap.alloc(offsetof<MatchPlan>()));
-  plan.nodes = Vec.create(<usize>count * 16 + 64);
-  plan.edges = Vec.create(<usize>count * 12 + 64);
+  plan.nodes = Vec.create(<usize>count * (NODE_FIELDS << 2) + 64);
   plan.edgeBytes = Vec.create(<usize>count + 64);
   plan.wildcards = Vec.create(64);
   plan.grams = null;
@@ -171,7 +164,6 @@ export function buildPlan(table: RuleTable): MatchPlan {
   heap.free(ranks);
   indexCrowdedNodes(table, plan, count);
   plan.nodes.shrink();
-  plan.edges.shrink();
   memory.fill(plan.edgeBytes.reserve(16), 0, 16);
   plan.edgeBytes.length += 16;
   plan.edgeBytes.shrink();
@@ -273,7 +265,7 @@ function buildTree(table: RuleTable, plan: MatchPlan, ranks: usize, count: u32):
     setNodeField(plan, node, NodeField.WILDCARD_COUNT, <u32>(plan.wildcards.length / CANDIDATE_BYTES) - wildcardStart);
 
     // The rest, grouped by the byte after this node's string.
-    const edgeStart = <u32>(plan.edges.length / (EDGE_FIELDS << 2));
+    const edgeStart = <u32>plan.edgeBytes.length;
     let edgeCount: u32 = 0;
     while (lo < hi) {
       const first = load<u32>(ranks + (<usize>lo << 2));
@@ -294,9 +286,8 @@ function buildTree(table: RuleTable, plan: MatchPlan, ranks: usize, count: u32):
       }
       const child = addNode(plan);
       plan.edgeBytes.pushU8(byte);
-      plan.edges.pushU32(<u32>(firstPrefix + depth - table.pool.data));
-      plan.edges.pushU32(common - depth);
-      plan.edges.pushU32(child);
+      setNodeField(plan, child, NodeField.LABEL_START, <u32>(firstPrefix + depth - table.pool.data));
+      setNodeField(plan, child, NodeField.LABEL_LENGTH, common - depth);
       work.pushU32(child);
       work.pushU32(lo);
       work.pushU32(end);
@@ -390,10 +381,11 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     const byte = <u32>load<u8>(path + pos);
     const lo = findEdge(plan, nodeField(plan, node, NodeField.EDGE_START), nodeField(plan, node, NodeField.EDGE_COUNT), byte);
     if (lo == NO_EDGE) break;
-    const labelLength = <usize>edgeField(plan, lo, EdgeField.LABEL_LENGTH);
-    if (length - pos < labelLength || !bytesEqual(path + pos, pool + edgeField(plan, lo, EdgeField.LABEL_START), labelLength)) break;
+    const child = lo + 1;
+    const labelLength = <usize>nodeField(plan, child, NodeField.LABEL_LENGTH);
+    if (length - pos < labelLength || !bytesEqual(path + pos, pool + nodeField(plan, child, NodeField.LABEL_START), labelLength)) break;
     pos += labelLength;
-    node = edgeField(plan, lo, EdgeField.CHILD);
+    node = child;
   }
 
   // Wildcard rules filed at the visited nodes: their prefix is already matched.
