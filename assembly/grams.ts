@@ -5,9 +5,12 @@
 //
 // Grams, most selective first:
 // - the last four bytes of an `$`-anchored rule's final segment, which must end the path (one
-//   probe per path), or its last two bytes or last byte when the segment is shorter;
+//   probe per path), or its last two bytes when that segment has two or three;
 // - any four adjacent literal bytes of the rule (a quad), the one fewest other rules share;
-// - else any two adjacent literal bytes (a pair);
+// - else the last byte of a one-byte final `$` segment;
+// - else any two adjacent literal bytes (a pair), the one fewest rules share; when only a few
+//   rules need pairs they are always candidates instead (probing every pair of every path would
+//   cost more than trying them);
 // - rules with no gram at all (`/*a*b*`) are always candidates.
 // All grams hash into one table of buckets. A bit filter of the hashes in use answers most
 // probes without touching a bucket, and a per-bucket stamp makes each bucket read once per path.
