@@ -98,42 +98,40 @@ export class MatchPlan {
 }
 
 /**
- * Literal prefix of each rank while the plan is built: (pointer, length) pairs, so that sorting
- * and splitting read one array instead of chasing rule fields.
+ * A rule while the tree is built: its rank and literal prefix (address in the pool, length),
+ * side by side, so that splitting reads one array instead of chasing rule fields.
  */
-let prefixes: Vec = Vec.create(64);
+const ITEM_BYTES: usize = 12;
 
 // @ts-ignore: decorator
-@inline function prefixOf(rank: u32): usize {
-  return <usize>load<u32>(prefixes.data + (<usize>rank << 3));
+@inline function itemRank(item: usize): u32 {
+  return load<u32>(item);
 }
 
 // @ts-ignore: decorator
-@inline function prefixLengthOf(rank: u32): u32 {
-  return load<u32>(prefixes.data + (<usize>rank << 3), 4);
+@inline function itemPrefix(item: usize): usize {
+  return <usize>load<u32>(item, 4);
 }
 
-function loadPrefixes(table: RuleTable, count: u32): void {
-  prefixes.length = 0;
-  const at = prefixes.reserve(<usize>count << 3);
-  prefixes.length = <usize>count << 3;
-  for (let rank: u32 = 0; rank < count; rank++) {
-    const rule = ruleOf(table, rank);
-    store<u32>(at + (<usize>rank << 3), <u32>(table.pool.data + table.ruleField(rule, RuleField.PATTERN_START)));
-    store<u32>(at + (<usize>rank << 3), table.ruleField(rule, RuleField.PREFIX_LENGTH), 4);
-  }
+// @ts-ignore: decorator
+@inline function itemPrefixLength(item: usize): u32 {
+  return load<u32>(item, 8);
+}
+
+// @ts-ignore: decorator
+@inline function copyItem(to: usize, from: usize): void {
+  store<u64>(to, load<u64>(from));
+  store<u32>(to, load<u32>(from, 8), 8);
 }
 
 function addNode(plan: MatchPlan): u32 {
   const id = <u32>(plan.nodes.length / (NODE_FIELDS << 2));
-  plan.nodes.pushU32(NO_RANK);
-  plan.nodes.pushU32(NO_RANK);
-  plan.nodes.pushU32(0);
-  plan.nodes.pushU32(0);
-  plan.nodes.pushU32(0);
-  plan.nodes.pushU32(0);
-  plan.nodes.pushU32(0);
-  plan.nodes.pushU32(0);
+  const at = plan.nodes.reserve(NODE_FIELDS << 2);
+  plan.nodes.length += NODE_FIELDS << 2;
+  // No best ranks yet, everything else empty.
+  memory.fill(at, 0, NODE_FIELDS << 2);
+  store<u32>(at, NO_RANK, NodeField.LITERAL_BEST << 2);
+  store<u32>(at, NO_RANK, NodeField.EXACT_BEST << 2);
   return id;
 }
 
@@ -157,11 +155,20 @@ export function buildPlan(table: RuleTable): MatchPlan {
   plan.wildcards = Vec.create(64);
   plan.grams = null;
 
-  loadPrefixes(table, count);
   const ranks = heap.alloc(max<usize>(<usize>count << 2, 4));
   const distinct = distinctRanks(table, count, ranks);
-  buildTree(table, plan, ranks, distinct);
+  const items = heap.alloc(max<usize>(<usize>distinct * ITEM_BYTES, 4));
+  for (let i: u32 = 0; i < distinct; i++) {
+    const rank = load<u32>(ranks + (<usize>i << 2));
+    const rule = ruleOf(table, rank);
+    const item = items + <usize>i * ITEM_BYTES;
+    store<u32>(item, rank);
+    store<u32>(item, <u32>(table.pool.data + table.ruleField(rule, RuleField.PATTERN_START)), 4);
+    store<u32>(item, table.ruleField(rule, RuleField.PREFIX_LENGTH), 8);
+  }
   heap.free(ranks);
+  buildTree(table, plan, items, distinct);
+  heap.free(items);
   indexCrowdedNodes(table, plan, count);
   plan.nodes.shrink();
   memory.fill(plan.edgeBytes.reserve(16), 0, 16);
@@ -175,58 +182,71 @@ export function buildPlan(table: RuleTable): MatchPlan {
 const SMALL_RANGE: u32 = 16;
 
 /**
- * Sorts ranks[lo, hi) stably by the byte of their prefix at `depth`, rules whose prefix ends at
- * `depth` first (key 0; byte b is key b + 1). `scratch` has room for the range.
+ * Sorts items[lo, hi) stably by the byte of their prefix at `depth`, rules whose prefix ends at
+ * `depth` first (key 0; byte b is key b + 1). `keys` (u16) and `scratch` (items) have room for
+ * the range.
  */
-function sortByByte(ranks: usize, lo: u32, hi: u32, depth: u32, scratch: usize): void {
-  if (hi - lo <= SMALL_RANGE) {
-    for (let i = lo + 1; i < hi; i++) {
-      const rank = load<u32>(ranks + (<usize>i << 2));
-      const key = keyAt(rank, depth);
+function sortByByte(items: usize, lo: u32, hi: u32, depth: u32, keys: usize, scratch: usize): void {
+  const n = hi - lo;
+  const range = items + <usize>lo * ITEM_BYTES;
+  if (n <= SMALL_RANGE) {
+    for (let i: u32 = 1; i < n; i++) {
+      copyItem(scratch, range + <usize>i * ITEM_BYTES);
+      const key = keyAt(scratch, depth);
       let j = i;
-      while (j > lo && keyAt(load<u32>(ranks + (<usize>(j - 1) << 2)), depth) > key) {
-        store<u32>(ranks + (<usize>j << 2), load<u32>(ranks + (<usize>(j - 1) << 2)));
+      while (j > 0 && keyAt(range + <usize>(j - 1) * ITEM_BYTES, depth) > key) {
+        copyItem(range + <usize>j * ITEM_BYTES, range + <usize>(j - 1) * ITEM_BYTES);
         j--;
       }
-      store<u32>(ranks + (<usize>j << 2), rank);
+      copyItem(range + <usize>j * ITEM_BYTES, scratch);
     }
     return;
   }
+  // A counting sort over the keys present only (most ranges use a few dozen byte values): keys
+  // are read once into `keys`, counted, and the items placed through `scratch`.
+  let low: u32 = 257;
+  let high: u32 = 0;
+  for (let i: u32 = 0; i < n; i++) {
+    const key = keyAt(range + <usize>i * ITEM_BYTES, depth);
+    store<u16>(keys + (<usize>i << 1), key);
+    low = min(low, key);
+    high = max(high, key);
+  }
   const counts = byteCounts.data;
-  memory.fill(counts, 0, 258 << 2);
-  for (let i = lo; i < hi; i++) {
-    const at = counts + ((<usize>keyAt(load<u32>(ranks + (<usize>i << 2)), depth) + 1) << 2);
+  memory.fill(counts + (<usize>low << 2), 0, <usize>(high - low + 2) << 2);
+  for (let i: u32 = 0; i < n; i++) {
+    const at = counts + ((<usize>load<u16>(keys + (<usize>i << 1)) + 1) << 2);
     store<u32>(at, load<u32>(at) + 1);
   }
-  for (let key: usize = 1; key < 258; key++) store<u32>(counts + (key << 2), load<u32>(counts + (key << 2)) + load<u32>(counts + ((key - 1) << 2)));
-  for (let i = lo; i < hi; i++) {
-    const rank = load<u32>(ranks + (<usize>i << 2));
-    const at = counts + (<usize>keyAt(rank, depth) << 2);
+  for (let key = low + 1; key <= high; key++) store<u32>(counts + (<usize>key << 2), load<u32>(counts + (<usize>key << 2)) + load<u32>(counts + (<usize>(key - 1) << 2)));
+  for (let i: u32 = 0; i < n; i++) {
+    const at = counts + (<usize>load<u16>(keys + (<usize>i << 1)) << 2);
     const slot = load<u32>(at);
-    store<u32>(scratch + (<usize>slot << 2), rank);
+    copyItem(scratch + <usize>slot * ITEM_BYTES, range + <usize>i * ITEM_BYTES);
     store<u32>(at, slot + 1);
   }
-  memory.copy(ranks + (<usize>lo << 2), scratch, <usize>(hi - lo) << 2);
+  memory.copy(range, scratch, <usize>n * ITEM_BYTES);
 }
 
 /** Counters of sortByByte (258 u32). */
 let byteCounts: Vec = Vec.create(258 << 2);
 
-/** 0 if the prefix of `rank` ends at `depth`, else its byte there + 1. */
+/** 0 if the item's prefix ends at `depth`, else its byte there + 1. */
 // @ts-ignore: decorator
-@inline function keyAt(rank: u32, depth: u32): u32 {
-  return prefixLengthOf(rank) == depth ? 0 : <u32>load<u8>(prefixOf(rank) + depth) + 1;
+@inline function keyAt(item: usize, depth: u32): u32 {
+  return itemPrefixLength(item) == depth ? 0 : <u32>load<u8>(itemPrefix(item) + depth) + 1;
 }
 
 /**
- * The radix tree over the `count` ranks listed ascending at `ranks` (reordered in place), built
+ * The radix tree over the `count` items listed by ascending rank (reordered in place), built
  * breadth-first by splitting ranges of ranks (a most-significant-byte radix
  * sort, linear in the prefix bytes): the rules of a range share the node's string; those whose
  * prefix ends there are filed at the node, the others are split by their next byte into edges
  * labelled with the group's common prefix. Splits are stable, so every list stays in rank order.
  */
-function buildTree(table: RuleTable, plan: MatchPlan, ranks: usize, count: u32): void {
-  const scratch = heap.alloc(max<usize>(<usize>count << 2, 4));
+function buildTree(table: RuleTable, plan: MatchPlan, items: usize, count: u32): void {
+  const scratch = heap.alloc(max<usize>(<usize>count * ITEM_BYTES, ITEM_BYTES));
+  const keys = heap.alloc(max<usize>(<usize>count << 1, 2));
   // Work items: node, lo, hi, depth (4 u32 each).
   const work = Vec.create(256);
   const root = addNode(plan);
@@ -241,15 +261,16 @@ function buildTree(table: RuleTable, plan: MatchPlan, ranks: usize, count: u32):
     const hi = work.u32At((next >> 2) + 2);
     const depth = work.u32At((next >> 2) + 3);
     next += 16;
-    sortByByte(ranks, lo, hi, depth, scratch);
+    sortByByte(items, lo, hi, depth, keys, scratch);
 
     // Rules whose literal prefix is exactly this node's string.
     let literalBest = NO_RANK;
     let exactBest = NO_RANK;
     const wildcardStart = <u32>(plan.wildcards.length / CANDIDATE_BYTES);
     while (lo < hi) {
-      const rank = load<u32>(ranks + (<usize>lo << 2));
-      if (prefixLengthOf(rank) != depth) break;
+      const item = items + <usize>lo * ITEM_BYTES;
+      if (itemPrefixLength(item) != depth) break;
+      const rank = itemRank(item);
       const flags = table.ruleField(ruleOf(table, rank), RuleField.FLAGS);
       if (flags & RuleFlag.WILDCARD) {
         writeCandidate(table, rank, plan.wildcards.reserve(CANDIDATE_BYTES));
@@ -268,17 +289,17 @@ function buildTree(table: RuleTable, plan: MatchPlan, ranks: usize, count: u32):
     const edgeStart = <u32>plan.edgeBytes.length;
     let edgeCount: u32 = 0;
     while (lo < hi) {
-      const first = load<u32>(ranks + (<usize>lo << 2));
-      const firstPrefix = prefixOf(first);
+      const first = items + <usize>lo * ITEM_BYTES;
+      const firstPrefix = itemPrefix(first);
       const byte = <u32>load<u8>(firstPrefix + depth);
       // The group's common prefix: the first member's, cut wherever another member differs.
-      let common = prefixLengthOf(first);
+      let common = itemPrefixLength(first);
       let end = lo + 1;
       while (end < hi) {
-        const other = load<u32>(ranks + (<usize>end << 2));
-        const otherPrefix = prefixOf(other);
+        const other = items + <usize>end * ITEM_BYTES;
+        const otherPrefix = itemPrefix(other);
         if (<u32>load<u8>(otherPrefix + depth) != byte) break;
-        common = min(common, prefixLengthOf(other));
+        common = min(common, itemPrefixLength(other));
         let i = depth + 1;
         while (i < common && load<u8>(firstPrefix + i) == load<u8>(otherPrefix + i)) i++;
         common = i;
@@ -300,6 +321,7 @@ function buildTree(table: RuleTable, plan: MatchPlan, ranks: usize, count: u32):
   }
   work.free();
   heap.free(scratch);
+  heap.free(keys);
 }
 
 /**
