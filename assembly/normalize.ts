@@ -2,7 +2,7 @@
 // normalises percent-encoding on both sides so that equivalent spellings compare equal.
 
 import { Char, hexDigit, hexValue, isHexDigit, isUnreserved, toUpper } from "./chars";
-import { findByte, findFirstOf, isPlainAscii } from "./scan";
+import { findByte, findFirstOf, findFirstOf3, isPlainAscii } from "./scan";
 import { Vec } from "./vec";
 
 /**
@@ -176,7 +176,7 @@ export function locatePath(base: usize, start: usize, limit: usize, stopAtNul: b
   }
   pathStart = at;
   pathNeedsSlash = load<u8>(base + at) != Char.SLASH;
-  const end = findFirstOf(base, at, limit, Char.HASH, nul, newline, newline, newline, newline);
+  const end = findFirstOf3(base, at, limit, Char.HASH, nul, newline);
   pathEnd = end;
   if (!inLine) return;
   lineEnd = end < limit && load<u8>(base + end) != Char.LF ? findByte(base, end, limit, Char.LF) : end;

@@ -50,6 +50,31 @@ export function countByte(base: usize, from: usize, to: usize, byte: u32): u32 {
   return count;
 }
 
+/** Index of the first byte in [from, to) equal to `a`, `b` or `c`, or `to` (findFirstOf for three). */
+export function findFirstOf3(base: usize, from: usize, to: usize, a: u32, b: u32, c: u32): usize {
+  const va = i8x16.splat(<i8>a);
+  const vb = i8x16.splat(<i8>b);
+  const vc = i8x16.splat(<i8>c);
+  let i = from;
+  while (i + 16 <= to) {
+    const x = v128.load(base + i);
+    const mask = i8x16.bitmask(v128.or(v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)), i8x16.eq(x, vc)));
+    if (mask != 0) return i + <usize>ctz(mask);
+    i += 16;
+  }
+  if (i < to && canLoadVector(base + i)) {
+    const x = v128.load(base + i);
+    const mask = i8x16.bitmask(v128.or(v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)), i8x16.eq(x, vc))) & firstLanes(to - i);
+    return mask != 0 ? i + <usize>ctz(mask) : to;
+  }
+  while (i < to) {
+    const x = <u32>load<u8>(base + i);
+    if (x == a || x == b || x == c) return i;
+    i++;
+  }
+  return i;
+}
+
 /** Index of the first byte in [from, to) equal to one of six (repeat one to look for fewer), or `to`. */
 export function findFirstOf(base: usize, from: usize, to: usize, a: u32, b: u32, c: u32, d: u32, e: u32, f: u32): usize {
   const va = i8x16.splat(<i8>a);
