@@ -160,8 +160,10 @@ function classifyKey(key: usize, len: usize): KeyKind {
   // Every key (and typo) below starts with one of four letters: most lines need one comparison.
   const first = toLower(load<u8>(key));
   if (first != 0x75 /* u */ && first != 0x61 /* a */ && first != 0x64 /* d */ && first != 0x73 /* s */) return KeyKind.OTHER;
-  if (first == 0x64 && startsWithLower(key, len, "disallow")) return KeyKind.DISALLOW;
-  if (first == 0x61 && startsWithLower(key, len, "allow")) return KeyKind.ALLOW;
+  // The two keys of almost every line, compared eight bytes at once: OR 0x20 lower-cases a
+  // letter and maps no other byte of a line onto one.
+  if (first == 0x64 && len >= 8 && (load<u64>(key) | 0x2020202020202020) == 0x776f6c6c61736964 /* "disallow" */) return KeyKind.DISALLOW;
+  if (first == 0x61 && len >= 5 && (load<u32>(key) | 0x20202020) == 0x6f6c6c61 /* "allo" */ && (<u32>load<u8>(key, 4) | 0x20) == 0x77 /* "w" */) return KeyKind.ALLOW;
   if (startsWithLower(key, len, "user-agent")) return KeyKind.USER_AGENT;
   if (startsWithLower(key, len, "useragent") || startsWithLower(key, len, "user agent")) {
     keyIsTypo = true;
