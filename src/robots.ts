@@ -86,7 +86,14 @@ function readRecords(engine: Engine, handle: number, body: Uint8Array): RobotsRe
   const records: RobotsRecord[] = [];
   for (let i = 0; i < count; i++) {
     const at = base + i * RECORD_FIELDS;
-    const [line, kind, group, keyStart, keyLength, valueStart, valueLength] = words.subarray(at, at + RECORD_FIELDS);
+    // Fields read one by one: a destructured subarray per record costs an allocation each.
+    const line = words[at];
+    const kind = words[at + 1];
+    const group = words[at + 2];
+    const keyStart = words[at + 3];
+    const keyLength = words[at + 4];
+    const valueStart = words[at + 5];
+    const valueLength = words[at + 6];
     const known = RECORD_KEYS[kind];
     records.push({
       line,
@@ -101,7 +108,7 @@ function readRecords(engine: Engine, handle: number, body: Uint8Array): RobotsRe
 
 /** Keys are ASCII-case-insensitive; other characters keep their case. */
 function asciiLowerCase(text: string): string {
-  return text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+  return /[A-Z]/.test(text) ? text.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : text;
 }
 
 export class Robots implements RobotsTxt {
