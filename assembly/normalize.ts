@@ -2,6 +2,7 @@
 // normalises percent-encoding on both sides so that equivalent spellings compare equal.
 
 import { Char, hexDigit, hexValue, isHexDigit, isUnreserved, toUpper } from "./chars";
+import { bytesEqual } from "./pattern";
 import { findByte, findFirstOf, findFirstOf3, isPlainAscii } from "./scan";
 import { Vec } from "./vec";
 
@@ -102,25 +103,6 @@ function rememberAuthority(base: usize, start: usize, at: usize, limit: usize): 
   knownLength = <u32>(at - start + 1);
 }
 
-/** Whether n (1..64) bytes at a and b are equal: sixteen at a time, the last vector overlapping. */
-// @ts-ignore: decorator
-@inline function sameBytes(a: usize, b: usize, n: usize): bool {
-  if (n < 16) return bytesEqualShort(a, b, n);
-  let i: usize = 0;
-  while (i + 16 < n) {
-    if (!i8x16.all_true(i8x16.eq(v128.load(a + i), v128.load(b + i)))) return false;
-    i += 16;
-  }
-  return i8x16.all_true(i8x16.eq(v128.load(a + n - 16), v128.load(b + n - 16)));
-}
-
-function bytesEqualShort(a: usize, b: usize, n: usize): bool {
-  for (let i: usize = 0; i < n; i++) {
-    if (load<u8>(a + i) != load<u8>(b + i)) return false;
-  }
-  return true;
-}
-
 /** Where the path of a URL lies; `pathNeedsSlash` says a `/` must be put in front (it began with `?` or `;`). */
 export let pathStart: usize = 0;
 export let pathEnd: usize = 0;
@@ -146,7 +128,7 @@ export function locatePath(base: usize, start: usize, limit: usize, stopAtNul: b
   pathNeedsSlash = false;
   let at: usize;
   const known = <usize>knownLength;
-  if (inLine && known != 0 && start + known <= limit && sameBytes(base + start, knownBytes, known)) {
+  if (inLine && known != 0 && start + known <= limit && bytesEqual(base + start, knownBytes, known)) {
     // The same scheme and authority as a URL before (see rememberAuthority): the scan would read
     // exactly these bytes and stop at the same place.
     at = start + known - 1;
