@@ -12,7 +12,7 @@ import type {
   AgentGroups, AgentQuery, BatchResult, Explanation, GroupInfo, InputInfo, LineInfo, LineKind, LintReport, ParseOptions, Profile,
   RecordKey, RobotsRecord, RobotsTxt, RuleMatch, UrlBatch, UserAgentLine,
 } from "./types.js";
-import { type Engine, MatchMode } from "./wasm.js";
+import { ALL_LINES, type Engine, MatchMode } from "./wasm.js";
 
 const PROFILE_CODES: Record<Profile, number> = { google: 0, rfc9309: 1 };
 
@@ -36,8 +36,6 @@ const NO_GROUP = 0xffffffff;
 const STRING_CHUNK_URLS = 16_384;
 /** Bytes per engine call for byte batches (cut at a line end). */
 const BYTE_CHUNK_BYTES = 8 << 20;
-/** matchBatch's count for "every line of the batch" (see assembly/index.ts). */
-const ALL_LINES = 0xffffffff;
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
@@ -351,9 +349,11 @@ export class Robots implements RobotsTxt {
       const chunk = urls.subarray(start, end);
       const pointer = engine.scratch("urls", chunk.length);
       engine.bytes.set(chunk, pointer);
-      // No entry after a final LF. Plain verdicts need no line count up front (the engine stops at
-      // the end); details are u32 per URL, so their scratch is sized by an exact count.
-      const count = chunk.length === 0 ? 0 : mode === 0 ? ALL_LINES : engine.call(() => engine.exports.countNewlines(pointer, chunk.length)) + (chunk[chunk.length - 1] === 0x0a ? 0 : 1);
+      // Plain verdicts need no line count up front (the engine stops at the end); details are a u32
+      // per URL, so their scratch is sized by an exact count (no entry after a final LF).
+      let count = ALL_LINES;
+      if (chunk.length === 0) count = 0;
+      else if (mode !== 0) count = engine.call(() => engine.exports.countNewlines(pointer, chunk.length)) + (chunk[chunk.length - 1] === 0x0a ? 0 : 1);
       const result = this.#match(pointer, chunk.length, 0, count, mode | MatchMode.stripCarriageReturn);
       chunks.push(result);
       total += result.allowed.length;

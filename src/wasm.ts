@@ -72,6 +72,9 @@ export const MatchMode = {
   stripCarriageReturn: 4,
 } as const;
 
+/** matchBatch's count for a newline batch meaning "every line, none after a final LF". */
+export const ALL_LINES = 0xffffffff;
+
 /** A grow-only region of linear memory, reused across calls. */
 class Scratch {
   pointer = 0;
