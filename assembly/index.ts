@@ -1,14 +1,15 @@
 // The only module that exports to the host. Everything crosses as numbers: pointers into linear
 // memory, lengths, counts. See src/wasm.ts for the host side of this interface.
 
-import { decideUrl, matchAll as matchAllRules, verdictOf } from "./match";
+import { decideBatch } from "./batch";
+import { matchAll as matchAllRules } from "./match";
 import { selectAgents as select } from "./select";
 import { MatchPlan, setWildcardIndexLimit } from "./plan";
+import { setDfaLimits } from "./dfa";
 import { compileRobots } from "./parse";
 import { AGENT_FIELDS, RECORD_FIELDS, RuleField, RuleFlag, RuleTable } from "./table";
 import { Char } from "./chars";
 import { countByte } from "./scan";
-import { lineEnd } from "./normalize";
 
 /** Allocates `size` bytes for the host (input buffers, result arrays). */
 export function allocate(size: usize): usize {
@@ -40,53 +41,18 @@ export function countNewlines(bytes: usize, length: usize): u32 {
   return countByte(bytes, 0, length, Char.LF);
 }
 
-/** matchBatch mode bits. */
-const enum Mode {
-  /** Write the u32 matching line per URL to `details` (0: no rule matched). */
-  LINES = 1,
-  /** Write the u32 winning rule index + 1 per URL to `details` (0: none). */
-  RULES = 2,
-  /** Newline batches: remove one CR before each LF. */
-  STRIP_CR = 4,
-}
-
-/** matchBatch count meaning "every line of the batch, none after a final LF". */
-const ALL_LINES: u32 = 0xffffffff;
-
 /**
  * Decides `count` URLs for the current agent selection. URL i is urls[offsets[i], offsets[i+1])
  * when `offsets` is non-zero, else the i-th LF-separated line of urls[0, urlsLength) (with
- * count ALL_LINES: every line, so the host need not count them first). Writes a verdict byte per
- * URL (1 = allowed) and the detail the mode asks for; returns the number of URLs decided.
+ * count 0xffffffff: every line, so the host need not count them first). Writes a verdict byte per
+ * URL (1 = allowed) and the detail the mode asks for (batch.ts Mode); returns the number of URLs
+ * decided.
  */
 export function matchBatch(
   table: usize, urls: usize, urlsLength: usize, offsets: usize, count: u32,
   verdicts: usize, details: usize, mode: u32,
 ): u32 {
-  const t = changetype<RuleTable>(table);
-  const stripCr = (mode & Mode.STRIP_CR) != 0;
-  let lineStart: usize = 0;
-  let done: u32 = 0;
-  while (done < count) {
-    let rule: i32;
-    if (offsets != 0) {
-      const start = <usize>load<u32>(offsets + (<usize>done << 2));
-      const end = <usize>load<u32>(offsets + (<usize>(done + 1) << 2));
-      rule = decideUrl(t, urls, start, end, false, false);
-    } else {
-      if (lineStart > urlsLength || (count == ALL_LINES && lineStart == urlsLength)) break;
-      rule = decideUrl(t, urls, lineStart, urlsLength, true, stripCr);
-      lineStart = lineEnd + 1;
-    }
-    store<u8>(verdicts + done, verdictOf(t, rule));
-    if (mode & Mode.LINES) {
-      store<u32>(details + (<usize>done << 2), rule < 0 ? 0 : t.ruleField(<u32>rule, RuleField.LINE));
-    } else if (mode & Mode.RULES) {
-      store<u32>(details + (<usize>done << 2), <u32>(rule + 1));
-    }
-    done++;
-  }
-  return done;
+  return decideBatch(changetype<RuleTable>(table), urls, urlsLength, offsets, count, verdicts, details, mode);
 }
 
 /** Every selected rule matching one URL, winner first; see match.ts. */
@@ -180,6 +146,15 @@ export function tableBytes(table: usize): usize {
  */
 export function configureWildcardIndex(limit: u32): void {
   setWildcardIndexLimit(limit);
+}
+
+/**
+ * Limits of the lazy DFA (dfa.ts) for plans built afterwards: selections with more than
+ * `positions` NFA positions use the tree (0: never the DFA), at most `states` states are cached,
+ * and `giveUp` 0 keeps a thrashing cache resetting instead of handing over to the tree. For tests.
+ */
+export function configureDfa(positions: u32, states: u32, giveUp: u32): void {
+  setDfaLimits(positions, states, giveUp != 0);
 }
 
 // ---- Robots meta tags (assembly/meta.ts) ----------------------------------------------------

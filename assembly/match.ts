@@ -32,8 +32,10 @@ export function matchAll(table: RuleTable, url: usize, urlLength: usize, out: us
 }
 
 /** Path of the URL as the matcher compares it, written or pointed to by pathPointer/pathLength. */
-let pathPointer: usize = 0;
-let pathLength: usize = 0;
+export let pathPointer: usize = 0;
+export let pathLength: usize = 0;
+/** Whether the path lies in the URL's own bytes (so it outlives the next URL), not in scratch. */
+export let pathInPlace: bool = false;
 
 /**
  * Finds the path of the URL at base[start..] (ending at `limit`, or in a line at its LF: see
@@ -47,7 +49,8 @@ function preparePath(table: RuleTable, base: usize, start: usize, limit: usize, 
   let to = pathEnd;
   if (stripCr && to > from && to == lineEnd && load<u8>(base + to - 1) == Char.CR) to--;
   const needsSlash = pathNeedsSlash || from == to;
-  if (google && !needsSlash) {
+  pathInPlace = google && !needsSlash;
+  if (pathInPlace) {
     pathPointer = base + from;
     pathLength = to - from;
     return;
@@ -81,21 +84,36 @@ function isRobotsTxtPath(path: usize, length: usize): bool {
   return true;
 }
 
+/** prepareUrl's answer when the path must be looked up in the match plan. */
+export const LOOK_UP: i32 = -2;
+
 /**
- * Decides the URL at base[start..] (see preparePath); returns the winning rule index or -1 (no
- * rule: allowed). In a line, `lineEnd` then says where the line ended.
+ * Prepares the URL at base[start..] (see preparePath) and decides it if that needs no match
+ * plan: returns the rule (-1: none, allowed) or LOOK_UP, when pathPointer/pathLength hold the
+ * path for lookUp. In a line, `lineEnd` then says where the line ended.
  */
-export function decideUrl(table: RuleTable, base: usize, start: usize, limit: usize, inLine: bool, stripCr: bool): i32 {
+export function prepareUrl(table: RuleTable, base: usize, start: usize, limit: usize, inLine: bool, stripCr: bool): i32 {
   preparePath(table, base, start, limit, inLine, stripCr);
   if (table.scope == Scope.NONE || table.selectedRules.length == 0) return -1;
   if (table.profile == Profile.RFC9309 && isRobotsTxtPath(pathPointer, pathLength)) return -1;
-  let plan = table.plan;
-  if (!plan) {
-    plan = buildPlan(table);
-    table.plan = plan;
-  }
-  const rank = bestRank(table, changetype<MatchPlan>(plan), pathPointer, pathLength);
+  if (!table.plan) table.plan = buildPlan(table);
+  return LOOK_UP;
+}
+
+/** The winning rule for a prepared path (prepareUrl gave LOOK_UP, so the plan exists), or -1. */
+export function lookUp(table: RuleTable, path: usize, length: usize): i32 {
+  return ruleOfRank(table, bestRank(table, changetype<MatchPlan>(table.plan), path, length));
+}
+
+// @ts-ignore: decorator
+@inline export function ruleOfRank(table: RuleTable, rank: u32): i32 {
   return rank == NO_RANK ? -1 : <i32>table.selectedRules.u32At(rank);
+}
+
+/** Decides the URL at base[start..]: the winning rule index, or -1 (no rule: allowed). */
+export function decideUrl(table: RuleTable, base: usize, start: usize, limit: usize, inLine: bool, stripCr: bool): i32 {
+  const rule = prepareUrl(table, base, start, limit, inLine, stripCr);
+  return rule == LOOK_UP ? lookUp(table, pathPointer, pathLength) : rule;
 }
 
 /** 1 if the winning rule (or its absence) allows the URL. */

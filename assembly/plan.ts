@@ -14,8 +14,11 @@
 //   under the short byte strings it contains.
 // - Candidates are tried in rank order and only while they could still beat the best match so
 //   far; a 64-bit byte mask (mask.ts) rejects most of them before any byte search.
+// - Small selections (most files) also get a lazy DFA (dfa.ts), which answers first: one table
+//   lookup per path byte. The tree answers when there is none or when its state cache thrashes.
 
 import { distinctRanks } from "./distinct";
+import { buildDfa, Dfa, dfaBestRank, GAVE_UP } from "./dfa";
 import { buildGramIndex, bestIndexedRank, GramIndex } from "./grams";
 import { candidateMatches, candidateMayMatch, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
 import { resetPathMask } from "./mask";
@@ -72,11 +75,14 @@ export class MatchPlan {
   wildcards: Vec;
   /** The gram index of the rules taken from crowded nodes (null when no node is crowded). */
   grams: GramIndex | null;
+  /** The lazy DFA of a small selection (dfa.ts), which answers before the tree; null for large ones. */
+  dfa: Dfa | null;
 
   /** Bytes of linear memory the plan holds. */
   bytes(): usize {
     let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edgeBytes.capacity + this.wildcards.capacity;
     if (this.grams) total += changetype<GramIndex>(this.grams).bytes();
+    if (this.dfa) total += changetype<Dfa>(this.dfa).bytes();
     return total;
   }
 
@@ -85,6 +91,7 @@ export class MatchPlan {
     this.edgeBytes.free();
     this.wildcards.free();
     if (this.grams) changetype<GramIndex>(this.grams).free();
+    if (this.dfa) changetype<Dfa>(this.dfa).free();
     heap.free(changetype<usize>(this));
   }
 }
@@ -157,6 +164,7 @@ export function buildPlan(table: RuleTable): MatchPlan {
 
   const ranks = heap.alloc(max<usize>(<usize>count << 2, 4));
   const distinct = distinctRanks(table, count, ranks);
+  plan.dfa = buildDfa(table, ranks, distinct);
   const items = heap.alloc(max<usize>(<usize>distinct * ITEM_BYTES, 4));
   for (let i: u32 = 0; i < distinct; i++) {
     const rank = load<u32>(ranks + (<usize>i << 2));
@@ -383,6 +391,11 @@ const NO_EDGE: u32 = 0xffffffff;
 
 /** The best (smallest) rank matching the path, or NO_RANK. */
 export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length: usize): u32 {
+  const dfa = plan.dfa;
+  if (dfa) {
+    const rank = dfaBestRank(changetype<Dfa>(dfa), path, length);
+    if (rank != GAVE_UP) return rank;
+  }
   let best = NO_RANK;
   resetPathMask();
   // A walk visits at most one node per path byte, plus the root.

@@ -50,6 +50,8 @@ export interface EngineExports {
   recordsPointer(table: number): number;
   /** Wildcard lists longer than `limit` use the gram index (default 16; tests set 0). */
   configureWildcardIndex(limit: number): void;
+  /** Lazy DFA limits for plans built afterwards: NFA positions (0: no DFA), cached states, give up (1) or keep resetting (0) when thrashing. */
+  configureDfa(positions: number, states: number, giveUp: number): void;
   /** Bytes of linear memory held by a table. */
   tableBytes(table: number): number;
   /** Scans HTML bytes for meta tags with a `name` attribute; returns a result handle (see assembly/meta.ts). */

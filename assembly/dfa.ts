@@ -1,0 +1,496 @@
+// A lazily built DFA over the rules of a small selection: one table lookup per path byte decides
+// a URL, however the rules mix literals, `*` and `$`. Most robots.txt files are small, and there
+// the tree walk plus a mask test per root wildcard (plan.ts) costs more than reading the path once.
+//
+// The NFA has one *position* per pattern byte and one final position per rule (rules are the
+// selection's distinct patterns, known by rank as in plan.ts). A `*` position loops on every byte;
+// a literal position advances on its byte. A DFA state is the set of live positions, built the
+// first time a (state, byte class) transition is taken (as RE2 does), so only the states paths
+// actually reach exist. Each state carries three ranks:
+// - accept: the best rule whose final position it holds (a match of a prefix of the path);
+// - end: the best `$` rule whose final position it holds (a match if the path ends here);
+// - hope: the best rank any of its positions could still give, so a walk stops as soon as no
+//   live position can beat the best match so far (the dead state's hope is NONE).
+// Positions that cannot beat the state's own accept are dropped when the state is built.
+//
+// States live in a bounded cache. When it is full it is emptied and refilled from the current
+// state (RE2's reset); if it fills again within fewer URLs than it holds states, the DFA gives up
+// for good and the plan's tree answers instead.
+
+import { RuleField, RuleFlag, RuleTable } from "./table";
+import { Char } from "./chars";
+import { bytesEqual } from "./pattern";
+import { Vec } from "./vec";
+
+/** No rule (a rank larger than any); the same value as plan.ts's NO_RANK. */
+const NONE: u32 = 0xffffffff;
+/** dfaBestRank's answer when the DFA has given up: ask the tree. */
+export const GAVE_UP: u32 = 0xfffffffe;
+
+/** What a position is (bits 8-9 of its word; bits 0-7 hold a literal's byte class, 12-31 the rank). */
+const enum Kind {
+  LITERAL = 0,
+  STAR = 1,
+  /** The end of a rule without `$`: reaching it is a match. */
+  FINAL = 2,
+  /** The end of a `$` rule: a match only if the path ends there. */
+  FINAL_ANCHORED = 3,
+}
+const RANK_SHIFT: u32 = 12;
+/** Ranks must fit in the position word. */
+const MAX_RANK: u32 = (1 << (32 - RANK_SHIFT)) - 1;
+
+/** u32 fields at the start of each state's row, before its transitions (a u16 per byte class). */
+const enum RowField {
+  ACCEPT = 0,
+  END = 1,
+  HOPE = 2,
+  /** The state's positions: a u16 list in `sets`. */
+  SET_START = 3,
+  SET_COUNT = 4,
+  COUNT = 5,
+}
+const ROW_HEADER: usize = RowField.COUNT << 2;
+
+/** A transition is a u16: the target's row offset in units of 8 bytes; UNKNOWN until it is built. */
+const UNKNOWN: u32 = 0xffff;
+/** Rows stay below 0xffff units of 8 bytes, so that every offset fits in a transition. */
+const ROWS_LIMIT: usize = 0xffff << 3;
+
+/** Selections with more NFA positions than this use the tree (tests set 0 to turn the DFA off). */
+let positionLimit: u32 = 4096;
+/** Cached states per DFA before a reset; the rows also stay under STATE_BYTES. */
+let stateLimit: u32 = 4096;
+let giveUpOnThrash = true;
+const STATE_BYTES: usize = 256 << 10;
+
+/** For tests: the size limits, and whether a thrashing cache gives up (off: it only resets). */
+export function setDfaLimits(positions: u32, states: u32, giveUp: bool): void {
+  positionLimit = min<u32>(positions, 0xffff);
+  stateLimit = max<u32>(states, 2);
+  giveUpOnThrash = giveUp;
+}
+
+@unmanaged
+export class Dfa {
+  /** The class of each byte value (256 bytes); 0 for bytes no pattern holds. */
+  classes: usize;
+  classCount: u32;
+  /** One u32 word per NFA position (see Kind). */
+  positions: usize;
+  positionCount: u32;
+  /** The first position of each rule: the start state holds them all. */
+  ruleStarts: usize;
+  ruleCount: u32;
+  rowBytes: u32;
+  /** State rows: RowField.COUNT fields, then a transition per class; rowBytes is a multiple of 8. */
+  rows: Vec;
+  /** The position lists of the states (u16). */
+  sets: Vec;
+  /** Open addressing from a position list to its row offset + 1 (0: empty slot). */
+  slots: usize;
+  slotCount: u32;
+  stateCount: u32;
+  maxStates: u32;
+  startRow: u32;
+  /** Scratch while a state is built: a bit per position, and the sorted list. */
+  bits: usize;
+  list: usize;
+  urlsSinceReset: u32;
+  resets: u32;
+  gaveUp: bool;
+
+  bytes(): usize {
+    return offsetof<Dfa>() + 256 + (<usize>this.positionCount << 2) + (<usize>this.ruleCount << 2) + this.rows.capacity +
+      this.sets.capacity + (<usize>this.slotCount << 2) + bitWords(this.positionCount) * 8 + (<usize>this.positionCount << 1);
+  }
+
+  free(): void {
+    heap.free(this.classes);
+    heap.free(this.positions);
+    heap.free(this.ruleStarts);
+    this.rows.free();
+    this.sets.free();
+    heap.free(this.slots);
+    heap.free(this.bits);
+    heap.free(this.list);
+    heap.free(changetype<usize>(this));
+  }
+}
+
+// @ts-ignore: decorator
+@inline function bitWords(positions: u32): usize {
+  return (<usize>positions + 63) >> 6;
+}
+
+// @ts-ignore: decorator
+@inline function positionWord(dfa: Dfa, position: u32): u32 {
+  return load<u32>(dfa.positions + (<usize>position << 2));
+}
+
+// ---- Building --------------------------------------------------------------------------------
+
+/**
+ * A DFA over the `count` distinct ranks at `ranks` (ascending), or null when the selection is too
+ * large for one (then the tree decides).
+ */
+export function buildDfa(table: RuleTable, ranks: usize, count: u32): Dfa | null {
+  if (count == 0) return null;
+  const pool = table.pool.data;
+  let positionCount: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const rank = load<u32>(ranks + (<usize>i << 2));
+    if (rank > MAX_RANK) return null;
+    positionCount += bodyLength(table, table.selectedRules.u32At(rank)) + 1;
+    if (positionCount > positionLimit) return null;
+  }
+
+  const dfa = changetype<Dfa>(heap.alloc(offsetof<Dfa>()));
+  // Byte classes: one per byte some pattern holds as a literal, 0 for the rest.
+  dfa.classes = heap.alloc(256);
+  memory.fill(dfa.classes, 0, 256);
+  let classCount: u32 = 1;
+  for (let i: u32 = 0; i < count; i++) {
+    const rule = table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2)));
+    const pattern = pool + table.ruleField(rule, RuleField.PATTERN_START);
+    const length = bodyLength(table, rule);
+    for (let p: u32 = 0; p < length; p++) {
+      const c = <usize>load<u8>(pattern + p);
+      if (c != Char.STAR && load<u8>(dfa.classes + c) == 0) store<u8>(dfa.classes + c, classCount++);
+    }
+  }
+  dfa.classCount = classCount;
+
+  dfa.positions = heap.alloc(<usize>positionCount << 2);
+  dfa.positionCount = positionCount;
+  dfa.ruleStarts = heap.alloc(<usize>count << 2);
+  dfa.ruleCount = count;
+  let at: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const rank = load<u32>(ranks + (<usize>i << 2));
+    const rule = table.selectedRules.u32At(rank);
+    const pattern = pool + table.ruleField(rule, RuleField.PATTERN_START);
+    const length = bodyLength(table, rule);
+    const rankBits = rank << RANK_SHIFT;
+    store<u32>(dfa.ruleStarts + (<usize>i << 2), at);
+    for (let p: u32 = 0; p < length; p++) {
+      const c = <usize>load<u8>(pattern + p);
+      const word = c == Char.STAR ? Kind.STAR << 8 : (Kind.LITERAL << 8) | <u32>load<u8>(dfa.classes + c);
+      store<u32>(dfa.positions + (<usize>(at++) << 2), rankBits | word);
+    }
+    const anchored = (table.ruleField(rule, RuleField.FLAGS) & RuleFlag.ANCHORED) != 0;
+    store<u32>(dfa.positions + (<usize>(at++) << 2), rankBits | ((anchored ? Kind.FINAL_ANCHORED : Kind.FINAL) << 8));
+  }
+
+  dfa.rowBytes = <u32>((ROW_HEADER + (<usize>classCount << 1) + 7) & ~7);
+  dfa.maxStates = <u32>max<usize>(2, min<usize>(<usize>stateLimit, STATE_BYTES / <usize>dfa.rowBytes));
+  // The hash grows with the states (a DFA that decides a few URLs stays small).
+  dfa.slotCount = 64;
+  dfa.slots = heap.alloc(64 << 2);
+  dfa.rows = Vec.create(<usize>dfa.rowBytes * 16);
+  dfa.sets = Vec.create(<usize>positionCount << 1);
+  dfa.bits = heap.alloc(bitWords(positionCount) << 3);
+  dfa.list = heap.alloc(<usize>positionCount << 1);
+  dfa.gaveUp = false;
+  dfa.resets = 0;
+  reset(dfa);
+  return dfa;
+}
+
+/** Pattern bytes without the final `$`. */
+// @ts-ignore: decorator
+@inline function bodyLength(table: RuleTable, rule: u32): u32 {
+  const anchored = (table.ruleField(rule, RuleField.FLAGS) & RuleFlag.ANCHORED) != 0;
+  return table.ruleField(rule, RuleField.PATTERN_LENGTH) - (anchored ? 1 : 0);
+}
+
+/** Empties the state cache and adds the start state. */
+function reset(dfa: Dfa): void {
+  dfa.rows.length = 0;
+  dfa.sets.length = 0;
+  dfa.stateCount = 0;
+  memory.fill(dfa.slots, 0, <usize>dfa.slotCount << 2);
+  dfa.urlsSinceReset = 0;
+  clearBits(dfa);
+  for (let i: u32 = 0; i < dfa.ruleCount; i++) addClosure(dfa, load<u32>(dfa.ruleStarts + (<usize>i << 2)));
+  dfa.startRow = internState(dfa);
+}
+
+function clearBits(dfa: Dfa): void {
+  memory.fill(dfa.bits, 0, bitWords(dfa.positionCount) << 3);
+}
+
+/** Adds a position and, through `*` positions (which may match nothing), the ones after it. */
+// @ts-ignore: decorator
+@inline function addClosure(dfa: Dfa, position: u32): void {
+  while (true) {
+    const word = dfa.bits + (<usize>(position >> 6) << 3);
+    store<u64>(word, load<u64>(word) | ((<u64>1) << (position & 63)));
+    if (((positionWord(dfa, position) >> 8) & 3) != Kind.STAR) return;
+    position++;
+  }
+}
+
+/**
+ * The state of the positions marked in `bits`: found in the cache or added to it (the caller has
+ * made room). Returns its row offset.
+ */
+function internState(dfa: Dfa): u32 {
+  // The sorted position list, and the state's ranks.
+  let accept = NONE;
+  let count: u32 = 0;
+  const words = bitWords(dfa.positionCount);
+  for (let w: usize = 0; w < words; w++) {
+    let bits = load<u64>(dfa.bits + (w << 3));
+    while (bits != 0) {
+      const position = <u32>((w << 6) + <usize>ctz(bits));
+      bits &= bits - 1;
+      const word = positionWord(dfa, position);
+      if (((word >> 8) & 3) == Kind.FINAL) accept = min(accept, word >> RANK_SHIFT);
+      store<u16>(dfa.list + (<usize>count << 1), position);
+      count++;
+    }
+  }
+  // Positions that cannot beat this state's accept never matter again (the walk's best is at
+  // least as good from here on); FINAL positions have given their accept.
+  let kept: u32 = 0;
+  let end = NONE;
+  let hope = NONE;
+  for (let i: u32 = 0; i < count; i++) {
+    const position = <u32>load<u16>(dfa.list + (<usize>i << 1));
+    const word = positionWord(dfa, position);
+    const rank = word >> RANK_SHIFT;
+    const kind = (word >> 8) & 3;
+    if (kind == Kind.FINAL || rank >= accept) continue;
+    if (kind == Kind.FINAL_ANCHORED) end = min(end, rank);
+    hope = min(hope, rank);
+    store<u16>(dfa.list + (<usize>kept << 1), position);
+    kept++;
+  }
+
+  const hash = listHash(dfa.list, kept, accept);
+  const mask = dfa.slotCount - 1;
+  let slot = hash & mask;
+  while (true) {
+    const entry = load<u32>(dfa.slots + (<usize>slot << 2));
+    if (entry == 0) break;
+    const row = dfa.rows.data + <usize>(entry - 1);
+    if (load<u32>(row, RowField.ACCEPT << 2) == accept && load<u32>(row, RowField.SET_COUNT << 2) == kept &&
+      bytesEqual(dfa.sets.data + (<usize>load<u32>(row, RowField.SET_START << 2) << 1), dfa.list, <usize>kept << 1)) {
+      return entry - 1;
+    }
+    slot = (slot + 1) & mask;
+  }
+
+  if ((dfa.stateCount + 1) * 2 > dfa.slotCount) {
+    growSlots(dfa);
+    slot = hash & (dfa.slotCount - 1);
+    while (load<u32>(dfa.slots + (<usize>slot << 2)) != 0) slot = (slot + 1) & (dfa.slotCount - 1);
+  }
+  const rowOffset = <u32>dfa.rows.length;
+  const rows = dfa.rows;
+  if (rows.length + dfa.rowBytes > rows.capacity) {
+    // Doubling, but never past the cache's size.
+    const capacity = min<usize>(rows.capacity << 1, <usize>dfa.maxStates * dfa.rowBytes);
+    rows.data = heap.realloc(rows.data, capacity);
+    rows.capacity = capacity;
+  }
+  const row = rows.data + rows.length;
+  rows.length += dfa.rowBytes;
+  store<u32>(row, accept, RowField.ACCEPT << 2);
+  store<u32>(row, end, RowField.END << 2);
+  store<u32>(row, hope, RowField.HOPE << 2);
+  store<u32>(row, <u32>(dfa.sets.length >> 1), RowField.SET_START << 2);
+  store<u32>(row, kept, RowField.SET_COUNT << 2);
+  memory.fill(row + ROW_HEADER, 0xff, <usize>dfa.classCount << 1);
+  dfa.sets.pushBytes(dfa.list, <usize>kept << 1);
+  store<u32>(dfa.slots + (<usize>slot << 2), rowOffset + 1);
+  dfa.stateCount++;
+  return rowOffset;
+}
+
+/** Doubles the hash and files every cached state again. */
+function growSlots(dfa: Dfa): void {
+  heap.free(dfa.slots);
+  dfa.slotCount <<= 1;
+  dfa.slots = heap.alloc(<usize>dfa.slotCount << 2);
+  memory.fill(dfa.slots, 0, <usize>dfa.slotCount << 2);
+  const mask = dfa.slotCount - 1;
+  for (let offset: usize = 0; offset < dfa.rows.length; offset += dfa.rowBytes) {
+    const row = dfa.rows.data + offset;
+    const set = dfa.sets.data + (<usize>load<u32>(row, RowField.SET_START << 2) << 1);
+    let slot = listHash(set, load<u32>(row, RowField.SET_COUNT << 2), load<u32>(row, RowField.ACCEPT << 2)) & mask;
+    while (load<u32>(dfa.slots + (<usize>slot << 2)) != 0) slot = (slot + 1) & mask;
+    store<u32>(dfa.slots + (<usize>slot << 2), <u32>offset + 1);
+  }
+}
+
+// @ts-ignore: decorator
+@inline function listHash(list: usize, count: u32, accept: u32): u32 {
+  let h: u32 = (count * 0x9e3779b1) ^ accept;
+  for (let i: u32 = 0; i < count; i++) {
+    h = (h ^ <u32>load<u16>(list + (<usize>i << 1))) * 0x85ebca6b;
+    h ^= h >>> 15;
+  }
+  return h;
+}
+
+/**
+ * Builds the transition of the state at `rowOffset` on byte class `cls` and returns the target's
+ * row offset, or GAVE_UP. A full cache is reset first (the target is then the only state besides
+ * the start state), so the caller must re-read the rows.
+ */
+function step(dfa: Dfa, rowOffset: u32, cls: u32): u32 {
+  clearBits(dfa);
+  const row = dfa.rows.data + <usize>rowOffset;
+  const set = dfa.sets.data + (<usize>load<u32>(row, RowField.SET_START << 2) << 1);
+  const count = load<u32>(row, RowField.SET_COUNT << 2);
+  for (let i: u32 = 0; i < count; i++) {
+    const position = <u32>load<u16>(set + (<usize>i << 1));
+    const word = positionWord(dfa, position);
+    const kind = (word >> 8) & 3;
+    if (kind == Kind.STAR) addClosure(dfa, position);
+    else if (kind == Kind.LITERAL && (word & 0xff) == cls) addClosure(dfa, position + 1);
+    // A final position has no transition: a `$` rule needs the path to end there.
+  }
+  if (dfa.stateCount >= dfa.maxStates) {
+    // Reset with the target's positions kept aside in `bits` (reset rebuilds the start state in
+    // them, so the target is interned first, into the emptied cache).
+    // The first fill may be warm-up; a second one as fast means the paths need more states
+    // than the cache holds.
+    if (giveUpOnThrash && dfa.resets > 0 && dfa.urlsSinceReset < dfa.maxStates) {
+      dfa.gaveUp = true;
+      return GAVE_UP;
+    }
+    dfa.resets++;
+    const saved = heap.alloc(bitWords(dfa.positionCount) << 3);
+    memory.copy(saved, dfa.bits, bitWords(dfa.positionCount) << 3);
+    reset(dfa);
+    memory.copy(dfa.bits, saved, bitWords(dfa.positionCount) << 3);
+    heap.free(saved);
+    return internState(dfa);
+  }
+  const target = internState(dfa);
+  // `rows` may have moved while the target was added.
+  store<u16>(dfa.rows.data + <usize>rowOffset + ROW_HEADER + (<usize>cls << 1), target >> 3);
+  return target;
+}
+
+// ---- Matching --------------------------------------------------------------------------------
+
+/** The best rank matching the path, NONE for none, or GAVE_UP when the tree must decide. */
+export function dfaBestRank(dfa: Dfa, path: usize, length: usize): u32 {
+  if (dfa.gaveUp) return GAVE_UP;
+  dfa.urlsSinceReset++;
+  return walk(dfa, dfa.startRow, load<u32>(dfa.rows.data + <usize>dfa.startRow, RowField.ACCEPT << 2), path, 0, length);
+}
+
+/** Walks path[from, length) from the state at `rowOffset`, with `best` found so far. */
+function walk(dfa: Dfa, rowOffset: u32, best: u32, path: usize, from: usize, length: usize): u32 {
+  const classes = dfa.classes;
+  let rows = dfa.rows.data;
+  let row = rows + <usize>rowOffset;
+  for (let i = from; i < length; i++) {
+    // No live position can beat the best match: the rest of the path changes nothing.
+    if (load<u32>(row, RowField.HOPE << 2) >= best) return best;
+    const cls = <usize>load<u8>(classes + <usize>load<u8>(path + i));
+    const next = <u32>load<u16>(row + ROW_HEADER + (cls << 1));
+    if (next != UNKNOWN) {
+      row = rows + (<usize>next << 3);
+    } else {
+      const target = step(dfa, <u32>(row - rows), <u32>cls);
+      if (target == GAVE_UP) return GAVE_UP;
+      rows = dfa.rows.data;
+      row = rows + <usize>target;
+    }
+    best = min(best, load<u32>(row, RowField.ACCEPT << 2));
+  }
+  return min(best, load<u32>(row, RowField.END << 2));
+}
+
+/**
+ * Decides four paths at once, given as (address, length) u32 pairs at `lanes`; writes their four
+ * answers (as dfaBestRank's) to `out`. One walk waits on each of its table loads; four walks in
+ * step overlap theirs. They go together for the bytes all four paths have, then one by one.
+ */
+export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
+  if (dfa.gaveUp) {
+    for (let k: usize = 0; k < 4; k++) store<u32>(out + (k << 2), GAVE_UP);
+    return;
+  }
+  dfa.urlsSinceReset += 4;
+  const p0 = <usize>load<u32>(lanes, 0);
+  const p1 = <usize>load<u32>(lanes, 8);
+  const p2 = <usize>load<u32>(lanes, 16);
+  const p3 = <usize>load<u32>(lanes, 24);
+  const together = <usize>min(min(load<u32>(lanes, 4), load<u32>(lanes, 12)), min(load<u32>(lanes, 20), load<u32>(lanes, 28)));
+  const classes = dfa.classes;
+  const resets = dfa.resets;
+  let rows = dfa.rows.data;
+  let r0 = rows + <usize>dfa.startRow;
+  let r1 = r0;
+  let r2 = r0;
+  let r3 = r0;
+  let b0 = load<u32>(r0, RowField.ACCEPT << 2);
+  let b1 = b0;
+  let b2 = b0;
+  let b3 = b0;
+  for (let i: usize = 0; i < together; i++) {
+    const c0 = <usize>load<u8>(classes + <usize>load<u8>(p0 + i)) << 1;
+    const c1 = <usize>load<u8>(classes + <usize>load<u8>(p1 + i)) << 1;
+    const c2 = <usize>load<u8>(classes + <usize>load<u8>(p2 + i)) << 1;
+    const c3 = <usize>load<u8>(classes + <usize>load<u8>(p3 + i)) << 1;
+    let n0 = <u32>load<u16>(r0 + ROW_HEADER + c0);
+    let n1 = <u32>load<u16>(r1 + ROW_HEADER + c1);
+    let n2 = <u32>load<u16>(r2 + ROW_HEADER + c2);
+    let n3 = <u32>load<u16>(r3 + ROW_HEADER + c3);
+    if (max(max(n0, n1), max(n2, n3)) == UNKNOWN) {
+      // Build the missing transitions (rarely, once the cache is warm). A reset or a give-up
+      // loses the other walks' states: then each path is walked again alone.
+      n0 = fill(dfa, r0 - rows, c0, n0);
+      if (n0 != GAVE_UP && dfa.resets == resets) n1 = fill(dfa, r1 - rows, c1, n1);
+      if (n1 != GAVE_UP && dfa.resets == resets) n2 = fill(dfa, r2 - rows, c2, n2);
+      if (n2 != GAVE_UP && dfa.resets == resets) n3 = fill(dfa, r3 - rows, c3, n3);
+      if (n0 == GAVE_UP || n1 == GAVE_UP || n2 == GAVE_UP || n3 == GAVE_UP || dfa.resets != resets) {
+        walkAlone(dfa, lanes, out, 0);
+        return;
+      }
+      rows = dfa.rows.data;
+    }
+    r0 = rows + (<usize>n0 << 3);
+    r1 = rows + (<usize>n1 << 3);
+    r2 = rows + (<usize>n2 << 3);
+    r3 = rows + (<usize>n3 << 3);
+    b0 = min(b0, load<u32>(r0, RowField.ACCEPT << 2));
+    b1 = min(b1, load<u32>(r1, RowField.ACCEPT << 2));
+    b2 = min(b2, load<u32>(r2, RowField.ACCEPT << 2));
+    b3 = min(b3, load<u32>(r3, RowField.ACCEPT << 2));
+  }
+  // The rest of each path alone; one may reset the cache, and then the later ones start over.
+  const o1 = <u32>(r1 - rows);
+  const o2 = <u32>(r2 - rows);
+  const o3 = <u32>(r3 - rows);
+  store<u32>(out, walk(dfa, <u32>(r0 - rows), b0, p0, together, <usize>load<u32>(lanes, 4)));
+  if (dfa.resets != resets || dfa.gaveUp) return walkAlone(dfa, lanes, out, 1);
+  store<u32>(out, walk(dfa, o1, b1, p1, together, <usize>load<u32>(lanes, 12)), 4);
+  if (dfa.resets != resets || dfa.gaveUp) return walkAlone(dfa, lanes, out, 2);
+  store<u32>(out, walk(dfa, o2, b2, p2, together, <usize>load<u32>(lanes, 20)), 8);
+  if (dfa.resets != resets || dfa.gaveUp) return walkAlone(dfa, lanes, out, 3);
+  store<u32>(out, walk(dfa, o3, b3, p3, together, <usize>load<u32>(lanes, 28)), 12);
+}
+
+/** The transition of a lane whose target is not built yet (its u16 form), or GAVE_UP. */
+// @ts-ignore: decorator
+@inline function fill(dfa: Dfa, rowOffset: usize, classOffset: usize, next: u32): u32 {
+  if (next != UNKNOWN) return next;
+  const target = step(dfa, <u32>rowOffset, <u32>(classOffset >> 1));
+  return target == GAVE_UP ? GAVE_UP : target >> 3;
+}
+
+/** Lanes `from`..3 of dfaBestRanks4, each walked from the start state. */
+function walkAlone(dfa: Dfa, lanes: usize, out: usize, from: usize): void {
+  for (let k = from; k < 4; k++) {
+    const answer = dfa.gaveUp ? GAVE_UP : dfaBestRank(dfa, <usize>load<u32>(lanes + (k << 3)), <usize>load<u32>(lanes + (k << 3), 4));
+    store<u32>(out + (k << 2), answer);
+  }
+}
