@@ -6,12 +6,13 @@
 // selection's distinct patterns, known by rank as in plan.ts). A `*` position loops on every byte;
 // a literal position advances on its byte. A DFA state is the set of live positions, built the
 // first time a (state, byte class) transition is taken (as RE2 does), so only the states paths
-// actually reach exist. Each state carries three ranks:
-// - accept: the best rule whose final position it holds (a match of a prefix of the path);
-// - end: the best `$` rule whose final position it holds (a match if the path ends here);
-// - hope: the best rank any of its positions could still give, so a walk stops as soon as no
-//   live position can beat the best match so far (the dead state's hope is NONE).
-// Positions that cannot beat the state's own accept are dropped when the state is built.
+// actually reach exist. A state also knows the best rank matched on the way to it (the final
+// position of a rule without `$` is a match of a prefix of the path), so a walk reads nothing but
+// transitions; positions that cannot beat that rank are dropped. Each state keeps:
+// - best: the best rank matched so far;
+// - answer: the best rank if the path ends here (best, or a `$` rule ending here);
+// and a state without positions left is *done*: the rest of the path cannot change its answer.
+// Transitions into a done state are flagged so that a walk stops there.
 //
 // States live in a bounded cache. When it is full it is emptied and refilled from the current
 // state (RE2's reset); if it fills again within fewer URLs than it holds states, the DFA gives up
@@ -42,20 +43,25 @@ const MAX_RANK: u32 = (1 << (32 - RANK_SHIFT)) - 1;
 
 /** u32 fields at the start of each state's row, before its transitions (a u16 per byte class). */
 const enum RowField {
-  ACCEPT = 0,
-  END = 1,
-  HOPE = 2,
-  /** The state's positions: a u16 list in `sets`. */
-  SET_START = 3,
-  SET_COUNT = 4,
-  COUNT = 5,
+  BEST = 0,
+  ANSWER = 1,
+  /** The state's positions: a u16 list in `sets` (none: the state is done). */
+  SET_START = 2,
+  SET_COUNT = 3,
+  COUNT = 4,
 }
 const ROW_HEADER: usize = RowField.COUNT << 2;
+/** Rows are multiples of this, so that bit 0 of a transition is free for STOP. */
+const ROW_ALIGN: usize = 16;
 
-/** A transition is a u16: the target's row offset in units of 8 bytes; UNKNOWN until it is built. */
+/**
+ * A transition is a u16: the target's row offset in units of 8 bytes (always even), with bit 0
+ * (STOP) set when the target is done; UNKNOWN (odd too) until it is built.
+ */
 const UNKNOWN: u32 = 0xffff;
-/** Rows stay below 0xffff units of 8 bytes, so that every offset fits in a transition. */
-const ROWS_LIMIT: usize = 0xffff << 3;
+const STOP: u32 = 1;
+/** Rows stay below 0xfffe units of 8 bytes, so that every offset fits in a transition. */
+const ROWS_LIMIT: usize = 0xfffe << 3;
 
 /** Selections with more NFA positions than this use the tree (tests set 0 to turn the DFA off). */
 let positionLimit: u32 = 4096;
@@ -83,7 +89,7 @@ export class Dfa {
   ruleStarts: usize;
   ruleCount: u32;
   rowBytes: u32;
-  /** State rows: RowField.COUNT fields, then a transition per class; rowBytes is a multiple of 8. */
+  /** State rows: RowField.COUNT fields, then a transition per class; rowBytes is a multiple of ROW_ALIGN. */
   rows: Vec;
   /** The position lists of the states (u16). */
   sets: Vec;
@@ -182,7 +188,7 @@ export function buildDfa(table: RuleTable, ranks: usize, count: u32): Dfa | null
     store<u32>(dfa.positions + (<usize>(at++) << 2), rankBits | ((anchored ? Kind.FINAL_ANCHORED : Kind.FINAL) << 8));
   }
 
-  dfa.rowBytes = <u32>((ROW_HEADER + (<usize>classCount << 1) + 7) & ~7);
+  dfa.rowBytes = <u32>((ROW_HEADER + (<usize>classCount << 1) + ROW_ALIGN - 1) & ~(ROW_ALIGN - 1));
   dfa.maxStates = <u32>max<usize>(2, min<usize>(<usize>stateLimit, STATE_BYTES / <usize>dfa.rowBytes));
   // The hash grows with the states (a DFA that decides a few URLs stays small).
   dfa.slotCount = 64;
@@ -213,7 +219,7 @@ function reset(dfa: Dfa): void {
   dfa.urlsSinceReset = 0;
   clearBits(dfa);
   for (let i: u32 = 0; i < dfa.ruleCount; i++) addClosure(dfa, load<u32>(dfa.ruleStarts + (<usize>i << 2)));
-  dfa.startRow = internState(dfa);
+  dfa.startRow = internState(dfa, NONE);
 }
 
 function clearBits(dfa: Dfa): void {
@@ -232,12 +238,12 @@ function clearBits(dfa: Dfa): void {
 }
 
 /**
- * The state of the positions marked in `bits`: found in the cache or added to it (the caller has
- * made room). Returns its row offset.
+ * The state of the positions marked in `bits`, reached with `best` matched before: found in the
+ * cache or added to it (the caller has made room). Returns its row offset.
  */
-function internState(dfa: Dfa): u32 {
+function internState(dfa: Dfa, best: u32): u32 {
   // The sorted position list, and the state's ranks.
-  let accept = NONE;
+  let accept = best;
   let count: u32 = 0;
   const words = bitWords(dfa.positionCount);
   for (let w: usize = 0; w < words; w++) {
@@ -251,19 +257,16 @@ function internState(dfa: Dfa): u32 {
       count++;
     }
   }
-  // Positions that cannot beat this state's accept never matter again (the walk's best is at
-  // least as good from here on); FINAL positions have given their accept.
+  // Positions that cannot beat the best match never matter again; FINAL positions have given it.
   let kept: u32 = 0;
-  let end = NONE;
-  let hope = NONE;
+  let answer = accept;
   for (let i: u32 = 0; i < count; i++) {
     const position = <u32>load<u16>(dfa.list + (<usize>i << 1));
     const word = positionWord(dfa, position);
     const rank = word >> RANK_SHIFT;
     const kind = (word >> 8) & 3;
     if (kind == Kind.FINAL || rank >= accept) continue;
-    if (kind == Kind.FINAL_ANCHORED) end = min(end, rank);
-    hope = min(hope, rank);
+    if (kind == Kind.FINAL_ANCHORED) answer = min(answer, rank);
     store<u16>(dfa.list + (<usize>kept << 1), position);
     kept++;
   }
@@ -275,7 +278,7 @@ function internState(dfa: Dfa): u32 {
     const entry = load<u32>(dfa.slots + (<usize>slot << 2));
     if (entry == 0) break;
     const row = dfa.rows.data + <usize>(entry - 1);
-    if (load<u32>(row, RowField.ACCEPT << 2) == accept && load<u32>(row, RowField.SET_COUNT << 2) == kept &&
+    if (load<u32>(row, RowField.BEST << 2) == accept && load<u32>(row, RowField.SET_COUNT << 2) == kept &&
       bytesEqual(dfa.sets.data + (<usize>load<u32>(row, RowField.SET_START << 2) << 1), dfa.list, <usize>kept << 1)) {
       return entry - 1;
     }
@@ -297,9 +300,8 @@ function internState(dfa: Dfa): u32 {
   }
   const row = rows.data + rows.length;
   rows.length += dfa.rowBytes;
-  store<u32>(row, accept, RowField.ACCEPT << 2);
-  store<u32>(row, end, RowField.END << 2);
-  store<u32>(row, hope, RowField.HOPE << 2);
+  store<u32>(row, accept, RowField.BEST << 2);
+  store<u32>(row, answer, RowField.ANSWER << 2);
   store<u32>(row, <u32>(dfa.sets.length >> 1), RowField.SET_START << 2);
   store<u32>(row, kept, RowField.SET_COUNT << 2);
   memory.fill(row + ROW_HEADER, 0xff, <usize>dfa.classCount << 1);
@@ -319,7 +321,7 @@ function growSlots(dfa: Dfa): void {
   for (let offset: usize = 0; offset < dfa.rows.length; offset += dfa.rowBytes) {
     const row = dfa.rows.data + offset;
     const set = dfa.sets.data + (<usize>load<u32>(row, RowField.SET_START << 2) << 1);
-    let slot = listHash(set, load<u32>(row, RowField.SET_COUNT << 2), load<u32>(row, RowField.ACCEPT << 2)) & mask;
+    let slot = listHash(set, load<u32>(row, RowField.SET_COUNT << 2), load<u32>(row, RowField.BEST << 2)) & mask;
     while (load<u32>(dfa.slots + (<usize>slot << 2)) != 0) slot = (slot + 1) & mask;
     store<u32>(dfa.slots + (<usize>slot << 2), <u32>offset + 1);
   }
@@ -343,6 +345,7 @@ function growSlots(dfa: Dfa): void {
 function step(dfa: Dfa, rowOffset: u32, cls: u32): u32 {
   clearBits(dfa);
   const row = dfa.rows.data + <usize>rowOffset;
+  const best = load<u32>(row, RowField.BEST << 2);
   const set = dfa.sets.data + (<usize>load<u32>(row, RowField.SET_START << 2) << 1);
   const count = load<u32>(row, RowField.SET_COUNT << 2);
   for (let i: u32 = 0; i < count; i++) {
@@ -368,50 +371,65 @@ function step(dfa: Dfa, rowOffset: u32, cls: u32): u32 {
     reset(dfa);
     memory.copy(dfa.bits, saved, bitWords(dfa.positionCount) << 3);
     heap.free(saved);
-    return internState(dfa);
+    return internState(dfa, best);
   }
-  const target = internState(dfa);
-  // `rows` may have moved while the target was added.
-  store<u16>(dfa.rows.data + <usize>rowOffset + ROW_HEADER + (<usize>cls << 1), target >> 3);
+  const target = internState(dfa, best);
+  // `rows` may have moved while the target was added. A done state's own transitions lead back
+  // to it without STOP, so that walks in step can keep going through it.
+  const rows = dfa.rows.data;
+  const stop = isDone(rows + <usize>target) && !isDone(rows + <usize>rowOffset);
+  store<u16>(rows + <usize>rowOffset + ROW_HEADER + (<usize>cls << 1), (target >> 3) | (stop ? STOP : 0));
   return target;
 }
 
 // ---- Matching --------------------------------------------------------------------------------
 
+// @ts-ignore: decorator
+@inline function isDone(row: usize): bool {
+  return load<u32>(row, RowField.SET_COUNT << 2) == 0;
+}
+
+// @ts-ignore: decorator
+@inline function answerOf(row: usize): u32 {
+  return load<u32>(row, RowField.ANSWER << 2);
+}
+
 /** The best rank matching the path, NONE for none, or GAVE_UP when the tree must decide. */
 export function dfaBestRank(dfa: Dfa, path: usize, length: usize): u32 {
   if (dfa.gaveUp) return GAVE_UP;
   dfa.urlsSinceReset++;
-  return walk(dfa, dfa.startRow, load<u32>(dfa.rows.data + <usize>dfa.startRow, RowField.ACCEPT << 2), path, 0, length);
+  return walk(dfa, dfa.startRow, path, 0, length);
 }
 
-/** Walks path[from, length) from the state at `rowOffset`, with `best` found so far. */
-function walk(dfa: Dfa, rowOffset: u32, best: u32, path: usize, from: usize, length: usize): u32 {
+/** Walks path[from, length) from the state at `rowOffset`. */
+function walk(dfa: Dfa, rowOffset: u32, path: usize, from: usize, length: usize): u32 {
   const classes = dfa.classes;
   let rows = dfa.rows.data;
   let row = rows + <usize>rowOffset;
+  if (isDone(row)) return answerOf(row);
   for (let i = from; i < length; i++) {
-    // No live position can beat the best match: the rest of the path changes nothing.
-    if (load<u32>(row, RowField.HOPE << 2) >= best) return best;
     const cls = <usize>load<u8>(classes + <usize>load<u8>(path + i));
     const next = <u32>load<u16>(row + ROW_HEADER + (cls << 1));
-    if (next != UNKNOWN) {
+    if ((next & STOP) == 0) {
       row = rows + (<usize>next << 3);
-    } else {
-      const target = step(dfa, <u32>(row - rows), <u32>cls);
-      if (target == GAVE_UP) return GAVE_UP;
-      rows = dfa.rows.data;
-      row = rows + <usize>target;
+      continue;
     }
-    best = min(best, load<u32>(row, RowField.ACCEPT << 2));
+    if (next != UNKNOWN) return answerOf(rows + (<usize>(next ^ STOP) << 3));
+    const target = step(dfa, <u32>(row - rows), <u32>cls);
+    if (target == GAVE_UP) return GAVE_UP;
+    rows = dfa.rows.data;
+    row = rows + <usize>target;
+    // The rest of the path cannot change the answer.
+    if (isDone(row)) return answerOf(row);
   }
-  return min(best, load<u32>(row, RowField.END << 2));
+  return answerOf(row);
 }
 
 /**
  * Decides four paths at once, given as (address, length) u32 pairs at `lanes`; writes their four
  * answers (as dfaBestRank's) to `out`. One walk waits on each of its table loads; four walks in
- * step overlap theirs. They go together for the bytes all four paths have, then one by one.
+ * step overlap theirs. They go together for the bytes all four paths have (a done walk stays in
+ * its state), then one by one.
  */
 export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
   if (dfa.gaveUp) {
@@ -431,10 +449,6 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
   let r1 = r0;
   let r2 = r0;
   let r3 = r0;
-  let b0 = load<u32>(r0, RowField.ACCEPT << 2);
-  let b1 = b0;
-  let b2 = b0;
-  let b3 = b0;
   for (let i: usize = 0; i < together; i++) {
     const c0 = <usize>load<u8>(classes + <usize>load<u8>(p0 + i)) << 1;
     const c1 = <usize>load<u8>(classes + <usize>load<u8>(p1 + i)) << 1;
@@ -444,13 +458,14 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
     let n1 = <u32>load<u16>(r1 + ROW_HEADER + c1);
     let n2 = <u32>load<u16>(r2 + ROW_HEADER + c2);
     let n3 = <u32>load<u16>(r3 + ROW_HEADER + c3);
-    if (max(max(n0, n1), max(n2, n3)) == UNKNOWN) {
-      // Build the missing transitions (rarely, once the cache is warm). A reset or a give-up
-      // loses the other walks' states: then each path is walked again alone.
-      n0 = fill(dfa, r0 - rows, c0, n0);
-      if (n0 != GAVE_UP && dfa.resets == resets) n1 = fill(dfa, r1 - rows, c1, n1);
-      if (n1 != GAVE_UP && dfa.resets == resets) n2 = fill(dfa, r2 - rows, c2, n2);
-      if (n2 != GAVE_UP && dfa.resets == resets) n3 = fill(dfa, r3 - rows, c3, n3);
+    if (((n0 | n1 | n2 | n3) & STOP) != 0) {
+      // A walk is done (it stays in its state), or a transition is missing: built here (rarely,
+      // once the cache is warm). A reset or a give-up loses the other walks' states: then each
+      // path is walked again alone.
+      n0 = follow(dfa, r0 - rows, c0, n0);
+      if (n0 != GAVE_UP && dfa.resets == resets) n1 = follow(dfa, r1 - rows, c1, n1);
+      if (n1 != GAVE_UP && dfa.resets == resets) n2 = follow(dfa, r2 - rows, c2, n2);
+      if (n2 != GAVE_UP && dfa.resets == resets) n3 = follow(dfa, r3 - rows, c3, n3);
       if (n0 == GAVE_UP || n1 == GAVE_UP || n2 == GAVE_UP || n3 == GAVE_UP || dfa.resets != resets) {
         walkAlone(dfa, lanes, out, 0);
         return;
@@ -461,28 +476,24 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
     r1 = rows + (<usize>n1 << 3);
     r2 = rows + (<usize>n2 << 3);
     r3 = rows + (<usize>n3 << 3);
-    b0 = min(b0, load<u32>(r0, RowField.ACCEPT << 2));
-    b1 = min(b1, load<u32>(r1, RowField.ACCEPT << 2));
-    b2 = min(b2, load<u32>(r2, RowField.ACCEPT << 2));
-    b3 = min(b3, load<u32>(r3, RowField.ACCEPT << 2));
   }
   // The rest of each path alone; one may reset the cache, and then the later ones start over.
   const o1 = <u32>(r1 - rows);
   const o2 = <u32>(r2 - rows);
   const o3 = <u32>(r3 - rows);
-  store<u32>(out, walk(dfa, <u32>(r0 - rows), b0, p0, together, <usize>load<u32>(lanes, 4)));
+  store<u32>(out, walk(dfa, <u32>(r0 - rows), p0, together, <usize>load<u32>(lanes, 4)));
   if (dfa.resets != resets || dfa.gaveUp) return walkAlone(dfa, lanes, out, 1);
-  store<u32>(out, walk(dfa, o1, b1, p1, together, <usize>load<u32>(lanes, 12)), 4);
+  store<u32>(out, walk(dfa, o1, p1, together, <usize>load<u32>(lanes, 12)), 4);
   if (dfa.resets != resets || dfa.gaveUp) return walkAlone(dfa, lanes, out, 2);
-  store<u32>(out, walk(dfa, o2, b2, p2, together, <usize>load<u32>(lanes, 20)), 8);
+  store<u32>(out, walk(dfa, o2, p2, together, <usize>load<u32>(lanes, 20)), 8);
   if (dfa.resets != resets || dfa.gaveUp) return walkAlone(dfa, lanes, out, 3);
-  store<u32>(out, walk(dfa, o3, b3, p3, together, <usize>load<u32>(lanes, 28)), 12);
+  store<u32>(out, walk(dfa, o3, p3, together, <usize>load<u32>(lanes, 28)), 12);
 }
 
-/** The transition of a lane whose target is not built yet (its u16 form), or GAVE_UP. */
+/** A lane's transition without STOP (built first if missing), or GAVE_UP. */
 // @ts-ignore: decorator
-@inline function fill(dfa: Dfa, rowOffset: usize, classOffset: usize, next: u32): u32 {
-  if (next != UNKNOWN) return next;
+@inline function follow(dfa: Dfa, rowOffset: usize, classOffset: usize, next: u32): u32 {
+  if (next != UNKNOWN) return next & ~STOP;
   const target = step(dfa, <u32>rowOffset, <u32>(classOffset >> 1));
   return target == GAVE_UP ? GAVE_UP : target >> 3;
 }
@@ -490,7 +501,7 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
 /** Lanes `from`..3 of dfaBestRanks4, each walked from the start state. */
 function walkAlone(dfa: Dfa, lanes: usize, out: usize, from: usize): void {
   for (let k = from; k < 4; k++) {
-    const answer = dfa.gaveUp ? GAVE_UP : dfaBestRank(dfa, <usize>load<u32>(lanes + (k << 3)), <usize>load<u32>(lanes + (k << 3), 4));
+    const answer = dfa.gaveUp ? GAVE_UP : walk(dfa, dfa.startRow, <usize>load<u32>(lanes + (k << 3)), 0, <usize>load<u32>(lanes + (k << 3), 4));
     store<u32>(out + (k << 2), answer);
   }
 }
