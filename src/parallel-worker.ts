@@ -3,7 +3,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { initSync } from "./init.js";
 import { Robots } from "./robots.js";
 import type { ParseOptions } from "./types.js";
-import type { WorkerRequest, WorkerResponse } from "./parallel.js";
+import type { SharedPart, WorkerRequest, WorkerResponse } from "./parallel.js";
 
 const { body, options } = workerData as { body: string | Uint8Array; options: ParseOptions };
 initSync();
@@ -12,12 +12,14 @@ const port = parentPort!;
 
 port.on("message", (request: WorkerRequest) => {
   try {
+    // A byte part is read where the pool put it, in shared memory.
+    const urls = Array.isArray(request.urls) ? request.urls : partBytes(request.urls as SharedPart);
     if (request.withLines) {
-      const { allowed, lines } = robots.classifyWithLines(request.urls, request.agents);
+      const { allowed, lines } = robots.classifyWithLines(urls, request.agents);
       const response: WorkerResponse = { id: request.id, allowed, lines };
       port.postMessage(response, [allowed.buffer as ArrayBuffer, lines.buffer as ArrayBuffer]);
     } else {
-      const allowed = robots.classify(request.urls, request.agents);
+      const allowed = robots.classify(urls, request.agents);
       const response: WorkerResponse = { id: request.id, allowed };
       port.postMessage(response, [allowed.buffer as ArrayBuffer]);
     }
@@ -27,3 +29,7 @@ port.on("message", (request: WorkerRequest) => {
   }
 });
 port.postMessage({ ready: true });
+
+function partBytes(part: SharedPart): Uint8Array {
+  return new Uint8Array(part.shared, part.start, part.end - part.start);
+}

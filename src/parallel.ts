@@ -1,8 +1,9 @@
 /**
  * Classification across cores: a pool of worker threads, each with its own WASM instance and its
  * own compiled copy of one robots.txt. A batch is cut at line boundaries into a few parts per
- * worker; the parts travel as transferred buffers (no copy back), and results come back in input
- * order.
+ * worker; byte batches are copied once into shared memory that the pool reuses (allocating fresh
+ * buffers for tens of MB costs more than classifying them), string batches are cloned, and
+ * results come back as transferred buffers, in input order.
  * Node only (worker_threads); for batch jobs, where one batch is millions of URLs.
  */
 import { availableParallelism } from "node:os";
@@ -13,14 +14,19 @@ import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js
 
 /** Parts per worker in one batch (more parts overlap copying with classifying). */
 const PARTS_PER_WORKER = 4;
+/** Idle shared buffers kept for later batches (the largest; each as large as a batch it held). */
+const IDLE_BUFFERS = 1;
 
 export interface WorkerPoolOptions extends ParseOptions {
   /** Number of worker threads (default: the number of cores). */
   workers?: number;
 }
 
+/** Bytes [start, end) of a shared buffer: a part of a byte batch. */
+export type SharedPart = { shared: SharedArrayBuffer; start: number; end: number };
+
 /** Messages between the pool and a worker (see parallel-worker.ts). */
-export type WorkerRequest = { id: number; urls: Uint8Array | readonly string[]; agents: readonly string[]; withLines: boolean };
+export type WorkerRequest = { id: number; urls: SharedPart | readonly string[]; agents: readonly string[]; withLines: boolean };
 export type WorkerResponse =
   | { id: number; allowed: Uint8Array; lines?: Uint32Array }
   | { id: number; error: { message: string; code?: string } };
@@ -36,6 +42,8 @@ interface Pending {
 export class RobotsWorkerPool {
   readonly #workers: Worker[];
   readonly #pending = new Map<number, Pending>();
+  /** Shared buffers no batch is using. */
+  #idle: SharedArrayBuffer[] = [];
   #nextId = 1;
   #closed = false;
 
@@ -92,13 +100,17 @@ export class RobotsWorkerPool {
     const partCount = workers.length * PARTS_PER_WORKER;
     let pending: Promise<PartResult>[];
     if (urls instanceof Uint8Array) {
+      const shared = this.#acquire(urls.length);
+      const view = new Uint8Array(shared);
       const bounds = lineBoundaries(urls, partCount);
       pending = [];
       for (let i = 0; i + 1 < bounds.length; i++) {
-        // A copy (Buffer#slice would return a view), so that transferring it leaves `urls` intact.
-        const part = Uint8Array.prototype.slice.call(urls, bounds[i], bounds[i + 1]);
-        pending.push(this.#send(workers[i % workers.length], part, agents, withLines));
+        const [start, end] = [bounds[i], bounds[i + 1]];
+        view.set(urls.subarray(start, end), start);
+        pending.push(this.#send(workers[i % workers.length], { shared, start, end }, agents, withLines));
       }
+      // The buffer goes back once every part has finished (after a failure, others still read it).
+      void Promise.allSettled(pending).then(() => this.#release(shared));
     } else {
       pending = splitArray(urls, partCount).map((part, i) => this.#send(workers[i % workers.length], part, agents, withLines));
     }
@@ -116,21 +128,37 @@ export class RobotsWorkerPool {
     return { allowed, lines };
   }
 
+  /** A shared buffer of at least `size` bytes: an idle one that fits, or a new one. */
+  #acquire(size: number): SharedArrayBuffer {
+    const fits = this.#idle.findIndex((buffer) => buffer.byteLength >= size);
+    if (fits >= 0) return this.#idle.splice(fits, 1)[0];
+    return new SharedArrayBuffer(Math.max(size, 1));
+  }
+
+  #release(buffer: SharedArrayBuffer): void {
+    if (this.#closed) return;
+    this.#idle.push(buffer);
+    // Keep the largest few.
+    this.#idle.sort((a, b) => b.byteLength - a.byteLength);
+    this.#idle.length = Math.min(this.#idle.length, IDLE_BUFFERS);
+  }
+
   /** Stops the workers. Idempotent. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#idle = [];
     await Promise.all(this.#workers.map((worker) => worker.terminate()));
     this.#failAll(new RobotsError("ROBOTS_ERR_DISPOSED", "this worker pool was closed"));
   }
 
-  #send(worker: Worker, part: Uint8Array | readonly string[], agents: readonly string[], withLines: boolean): Promise<PartResult> {
+  #send(worker: Worker, part: SharedPart | readonly string[], agents: readonly string[], withLines: boolean): Promise<PartResult> {
     const id = this.#nextId++;
     return new Promise<PartResult>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       const request: WorkerRequest = { id, urls: part, agents, withLines };
-      // Byte parts are moved, not copied; string arrays are cloned.
-      worker.postMessage(request, part instanceof Uint8Array ? [part.buffer as ArrayBuffer] : []);
+      // A shared buffer is shared, not copied; string arrays are cloned.
+      worker.postMessage(request);
     });
   }
 

@@ -41,6 +41,24 @@ describe("RobotsWorkerPool", () => {
     expect(await pool.classify(new Uint8Array(0), "Googlebot")).toEqual(new Uint8Array(0));
   });
 
+  it("keeps concurrent byte batches apart, and reuses its shared buffers without reading stale bytes", async () => {
+    const pool = await RobotsWorkerPool.create(body, { workers: 2 });
+    pools.push(pool);
+    const reversed = new TextEncoder().encode(urls.slice().reverse().join("\n"));
+    const half = urlBytes.subarray(0, urlBytes.indexOf(0x0a, urlBytes.length >> 1) + 1);
+    const few = new TextEncoder().encode("http://x.com/\nhttp://x.com/private/a");
+    for (let round = 0; round < 3; round++) {
+      // All in flight at once: each needs its own buffer; later rounds reuse larger idle ones.
+      const batches = [urlBytes, reversed, half, few];
+      const answers = await Promise.all(batches.map((batch) => pool.classifyWithLines(batch, "Googlebot")));
+      answers.forEach((answer, i) => {
+        const expected = single.classifyWithLines(batches[i], "Googlebot");
+        expect(answer.allowed).toEqual(expected.allowed);
+        expect(answer.lines).toEqual(expected.lines);
+      });
+    }
+  });
+
   it("uses the profile and size limit it was created with", async () => {
     const pool = await RobotsWorkerPool.create("User-agent: *\nDisallow: /%61\n", { workers: 2, profile: "rfc9309" });
     pools.push(pool);
