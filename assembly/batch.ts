@@ -8,7 +8,7 @@ import { bestRank, MatchPlan } from "./plan";
 import { RuleField, RuleTable } from "./table";
 
 /** matchBatch mode bits (src/wasm.ts MatchMode). */
-export const enum Mode {
+const enum Mode {
   /** Write the u32 matching line per URL to `details` (0: no rule matched). */
   LINES = 1,
   /** Write the u32 winning rule index + 1 per URL to `details` (0: none). */
@@ -18,7 +18,7 @@ export const enum Mode {
 }
 
 /** The count meaning "every line of the batch, none after a final LF". */
-export const ALL_LINES: u32 = 0xffffffff;
+const ALL_LINES: u32 = 0xffffffff;
 
 /** The queue: (path, length) u32 pairs, the URLs' positions in the batch, and the answers. */
 const lanes: usize = heap.alloc(32);

@@ -110,12 +110,6 @@ export function lookUp(table: RuleTable, path: usize, length: usize): i32 {
   return rank == NO_RANK ? -1 : <i32>table.selectedRules.u32At(rank);
 }
 
-/** Decides the URL at base[start..]: the winning rule index, or -1 (no rule: allowed). */
-export function decideUrl(table: RuleTable, base: usize, start: usize, limit: usize, inLine: bool, stripCr: bool): i32 {
-  const rule = prepareUrl(table, base, start, limit, inLine, stripCr);
-  return rule == LOOK_UP ? lookUp(table, pathPointer, pathLength) : rule;
-}
-
 /** 1 if the winning rule (or its absence) allows the URL. */
 // @ts-ignore: decorator
 @inline export function verdictOf(table: RuleTable, rule: i32): u32 {
