@@ -65,10 +65,14 @@ const ROWS_LIMIT: usize = 0xfffe << 3;
 
 /** Selections with more NFA positions than this use the tree (tests set 0 to turn the DFA off). */
 let positionLimit: u32 = 4096;
-/** Cached states per DFA before a reset; the rows also stay under STATE_BYTES. */
+/**
+ * Cached states per DFA before a reset; the rows also stay under STATE_BYTES, and the position
+ * lists under SET_BYTES (past it by one list at most), so that a DFA holds well under a MB.
+ */
 let stateLimit: u32 = 4096;
 let giveUpOnThrash = true;
 const STATE_BYTES: usize = 256 << 10;
+const SET_BYTES: usize = 256 << 10;
 
 /** For tests: the size limits, and whether a thrashing cache gives up (off: it only resets). */
 export function setDfaLimits(positions: u32, states: u32, giveUp: bool): void {
@@ -356,7 +360,7 @@ function step(dfa: Dfa, rowOffset: u32, cls: u32): u32 {
     else if (kind == Kind.LITERAL && (word & 0xff) == cls) addClosure(dfa, position + 1);
     // A final position has no transition: a `$` rule needs the path to end there.
   }
-  if (dfa.stateCount >= dfa.maxStates) {
+  if (dfa.stateCount >= dfa.maxStates || dfa.sets.length >= SET_BYTES) {
     // Reset with the target's positions kept aside in `bits` (reset rebuilds the start state in
     // them, so the target is interned first, into the emptied cache).
     // The first fill may be warm-up; a second one as fast means the paths need more states

@@ -42,6 +42,29 @@ describe("WASM memory", () => {
     expect(engine.exports.memory.buffer.byteLength).toBe(after);
   });
 
+  it("bounds the lazy DFA of a small file however many different paths it decides", () => {
+    // 200 rules `/x*x*x*x*x*x*x*x$` of random letters, and random paths of those letters: each
+    // rule's progress is independent of the others', so the paths reach far more DFA states than
+    // the cache holds (measured: it fills, resets, fills again and gives up for the tree).
+    let seed = 20261122;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const letters = "abcdefgh";
+    const patterns = Array.from({ length: 200 }, () => `/${Array.from({ length: 8 }, () => letters[Math.floor(random() * 8)]).join("*")}$`);
+    const body = `User-agent: *\n${patterns.map((pattern, r) => `${r % 2 ? "Allow" : "Disallow"}: ${pattern}`).join("\n")}`;
+    const urls = Array.from({ length: 100_000 }, () => {
+      const length = 5 + Math.floor(random() * 56);
+      return `http://x.com/${Array.from({ length }, () => letters[Math.floor(random() * letters.length)]).join("")}`;
+    });
+    const withDfa = parseWith(loadEngine(binary), body);
+    const treeEngine = loadEngine(binary);
+    treeEngine.exports.configureDfa(0, 0, 0);
+    const tree = parseWith(treeEngine, body);
+    expect(withDfa.classifyWithLines(urls, "bot")).toEqual(tree.classifyWithLines(urls, "bot"));
+    // The DFA's rows and position lists stay under 256 KiB each (about 540 KB in all, measured).
+    expect(withDfa.tableBytes).toBeLessThan(1 << 20);
+    expect(withDfa.tableBytes).toBeGreaterThan(tree.tableBytes + (256 << 10));
+  });
+
   it("keeps a compiled table in proportion to its rules", () => {
     const engine = loadEngine(binary);
     const sizes = [1_000, 10_000].map((rules) => {
