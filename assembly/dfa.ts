@@ -431,9 +431,10 @@ function walk(dfa: Dfa, rowOffset: u32, path: usize, from: usize, length: usize)
 
 /**
  * Decides four paths at once, given as (address, length) u32 pairs at `lanes`; writes their four
- * answers (as dfaBestRank's) to `out`. One walk waits on each of its table loads; four walks in
- * step overlap theirs. They go together for the bytes all four paths have (a done walk stays in
- * its state), then one by one.
+ * answers (as dfaBestRank's) to `out`. One walk waits on each of its table loads; walks in step
+ * overlap theirs. The paths are taken shortest first and read in step, byte i of each at once:
+ * four walks until the shortest path ends, then three, then two, then the longest alone. A done
+ * walk stays in its state until its path ends.
  */
 export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
   if (dfa.gaveUp) {
@@ -441,11 +442,20 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
     return;
   }
   dfa.urlsSinceReset += 4;
-  const p0 = <usize>load<u32>(lanes, 0);
-  const p1 = <usize>load<u32>(lanes, 8);
-  const p2 = <usize>load<u32>(lanes, 16);
-  const p3 = <usize>load<u32>(lanes, 24);
-  const together = <usize>min(min(load<u32>(lanes, 4), load<u32>(lanes, 12)), min(load<u32>(lanes, 20), load<u32>(lanes, 28)));
+  // Sort the lanes by length: keys are length << 2 | lane, sorted by a network of min/max.
+  let k0 = load<u32>(lanes, 4) << 2;
+  let k1 = (load<u32>(lanes, 12) << 2) | 1;
+  let k2 = (load<u32>(lanes, 20) << 2) | 2;
+  let k3 = (load<u32>(lanes, 28) << 2) | 3;
+  let t = min(k0, k1); k1 = max(k0, k1); k0 = t;
+  t = min(k2, k3); k3 = max(k2, k3); k2 = t;
+  t = min(k0, k2); k2 = max(k0, k2); k0 = t;
+  t = min(k1, k3); k3 = max(k1, k3); k1 = t;
+  t = min(k1, k2); k2 = max(k1, k2); k1 = t;
+  const p0 = lanePath(lanes, k0);
+  const p1 = lanePath(lanes, k1);
+  const p2 = lanePath(lanes, k2);
+  const p3 = lanePath(lanes, k3);
   const classes = dfa.classes;
   const resets = dfa.resets;
   let rows = dfa.rows.data;
@@ -453,11 +463,12 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
   let r1 = r0;
   let r2 = r0;
   let r3 = r0;
-  for (let i: usize = 0; i < together; i++) {
-    const c0 = <usize>load<u8>(classes + <usize>load<u8>(p0 + i)) << 1;
-    const c1 = <usize>load<u8>(classes + <usize>load<u8>(p1 + i)) << 1;
-    const c2 = <usize>load<u8>(classes + <usize>load<u8>(p2 + i)) << 1;
-    const c3 = <usize>load<u8>(classes + <usize>load<u8>(p3 + i)) << 1;
+  let i: usize = 0;
+  for (const end = <usize>(k0 >> 2); i < end; i++) {
+    const c0 = classOffset(classes, p0 + i);
+    const c1 = classOffset(classes, p1 + i);
+    const c2 = classOffset(classes, p2 + i);
+    const c3 = classOffset(classes, p3 + i);
     let n0 = <u32>load<u16>(r0 + ROW_HEADER + c0);
     let n1 = <u32>load<u16>(r1 + ROW_HEADER + c1);
     let n2 = <u32>load<u16>(r2 + ROW_HEADER + c2);
@@ -470,10 +481,7 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
       if (n0 != GAVE_UP && dfa.resets == resets) n1 = follow(dfa, r1 - rows, c1, n1);
       if (n1 != GAVE_UP && dfa.resets == resets) n2 = follow(dfa, r2 - rows, c2, n2);
       if (n2 != GAVE_UP && dfa.resets == resets) n3 = follow(dfa, r3 - rows, c3, n3);
-      if (n0 == GAVE_UP || n1 == GAVE_UP || n2 == GAVE_UP || n3 == GAVE_UP || dfa.resets != resets) {
-        walkAlone(dfa, lanes, out, 0);
-        return;
-      }
+      if (n0 == GAVE_UP || n1 == GAVE_UP || n2 == GAVE_UP || n3 == GAVE_UP || dfa.resets != resets) return walkAlone(dfa, lanes, out);
       rows = dfa.rows.data;
     }
     r0 = rows + (<usize>n0 << 3);
@@ -481,17 +489,55 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
     r2 = rows + (<usize>n2 << 3);
     r3 = rows + (<usize>n3 << 3);
   }
-  // The rest of each path alone; one may reset the cache, and then the later ones start over.
-  const o1 = <u32>(r1 - rows);
-  const o2 = <u32>(r2 - rows);
-  const o3 = <u32>(r3 - rows);
-  store<u32>(out, walk(dfa, <u32>(r0 - rows), p0, together, <usize>load<u32>(lanes, 4)));
-  if (dfa.resets != resets || dfa.gaveUp) return walkAlone(dfa, lanes, out, 1);
-  store<u32>(out, walk(dfa, o1, p1, together, <usize>load<u32>(lanes, 12)), 4);
-  if (dfa.resets != resets || dfa.gaveUp) return walkAlone(dfa, lanes, out, 2);
-  store<u32>(out, walk(dfa, o2, p2, together, <usize>load<u32>(lanes, 20)), 8);
-  if (dfa.resets != resets || dfa.gaveUp) return walkAlone(dfa, lanes, out, 3);
-  store<u32>(out, walk(dfa, o3, p3, together, <usize>load<u32>(lanes, 28)), 12);
+  store<u32>(out + (<usize>(k0 & 3) << 2), answerOf(r0));
+  for (const end = <usize>(k1 >> 2); i < end; i++) {
+    const c1 = classOffset(classes, p1 + i);
+    const c2 = classOffset(classes, p2 + i);
+    const c3 = classOffset(classes, p3 + i);
+    let n1 = <u32>load<u16>(r1 + ROW_HEADER + c1);
+    let n2 = <u32>load<u16>(r2 + ROW_HEADER + c2);
+    let n3 = <u32>load<u16>(r3 + ROW_HEADER + c3);
+    if (((n1 | n2 | n3) & STOP) != 0) {
+      n1 = follow(dfa, r1 - rows, c1, n1);
+      if (n1 != GAVE_UP && dfa.resets == resets) n2 = follow(dfa, r2 - rows, c2, n2);
+      if (n2 != GAVE_UP && dfa.resets == resets) n3 = follow(dfa, r3 - rows, c3, n3);
+      if (n1 == GAVE_UP || n2 == GAVE_UP || n3 == GAVE_UP || dfa.resets != resets) return walkAlone(dfa, lanes, out);
+      rows = dfa.rows.data;
+    }
+    r1 = rows + (<usize>n1 << 3);
+    r2 = rows + (<usize>n2 << 3);
+    r3 = rows + (<usize>n3 << 3);
+  }
+  store<u32>(out + (<usize>(k1 & 3) << 2), answerOf(r1));
+  for (const end = <usize>(k2 >> 2); i < end; i++) {
+    const c2 = classOffset(classes, p2 + i);
+    const c3 = classOffset(classes, p3 + i);
+    let n2 = <u32>load<u16>(r2 + ROW_HEADER + c2);
+    let n3 = <u32>load<u16>(r3 + ROW_HEADER + c3);
+    if (((n2 | n3) & STOP) != 0) {
+      n2 = follow(dfa, r2 - rows, c2, n2);
+      if (n2 != GAVE_UP && dfa.resets == resets) n3 = follow(dfa, r3 - rows, c3, n3);
+      if (n2 == GAVE_UP || n3 == GAVE_UP || dfa.resets != resets) return walkAlone(dfa, lanes, out);
+      rows = dfa.rows.data;
+    }
+    r2 = rows + (<usize>n2 << 3);
+    r3 = rows + (<usize>n3 << 3);
+  }
+  store<u32>(out + (<usize>(k2 & 3) << 2), answerOf(r2));
+  // The longest alone (it may reset the cache: the others are answered).
+  store<u32>(out + (<usize>(k3 & 3) << 2), walk(dfa, <u32>(r3 - rows), p3, i, <usize>(k3 >> 2)));
+}
+
+/** The path address of the lane a sort key names. */
+// @ts-ignore: decorator
+@inline function lanePath(lanes: usize, key: u32): usize {
+  return <usize>load<u32>(lanes + (<usize>(key & 3) << 3));
+}
+
+/** Twice the class of the byte at `at`: its transition's offset in a row. */
+// @ts-ignore: decorator
+@inline function classOffset(classes: usize, at: usize): usize {
+  return <usize>load<u8>(classes + <usize>load<u8>(at)) << 1;
 }
 
 /** A lane's transition without STOP (built first if missing), or GAVE_UP. */
@@ -502,9 +548,9 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
   return target == GAVE_UP ? GAVE_UP : target >> 3;
 }
 
-/** Lanes `from`..3 of dfaBestRanks4, each walked from the start state. */
-function walkAlone(dfa: Dfa, lanes: usize, out: usize, from: usize): void {
-  for (let k = from; k < 4; k++) {
+/** The four lanes of dfaBestRanks4, each walked from the start state. */
+function walkAlone(dfa: Dfa, lanes: usize, out: usize): void {
+  for (let k: usize = 0; k < 4; k++) {
     const answer = dfa.gaveUp ? GAVE_UP : walk(dfa, dfa.startRow, <usize>load<u32>(lanes + (k << 3)), 0, <usize>load<u32>(lanes + (k << 3), 4));
     store<u32>(out + (k << 2), answer);
   }
