@@ -2,6 +2,7 @@
 // current selection that matches it, found through the selection's match plan.
 
 import { Char } from "./chars";
+import { isPlainAscii } from "./scan";
 import { lineEnd, locatePath, normalizePath, pathEnd, pathNeedsSlash, pathStart } from "./normalize";
 import { ruleMatches } from "./pattern";
 import { bestRank, buildPlan, MatchPlan, NO_RANK } from "./plan";
@@ -49,7 +50,9 @@ function preparePath(table: RuleTable, base: usize, start: usize, limit: usize, 
   let to = pathEnd;
   if (stripCr && to > from && to == lineEnd && load<u8>(base + to - 1) == Char.CR) to--;
   const needsSlash = pathNeedsSlash || from == to;
-  pathInPlace = google && !needsSlash;
+  // RFC 9309 rewrites only `%`, `*`, `$` and bytes >= 0x80 (normalizePath): most paths have none
+  // and are compared where they are.
+  pathInPlace = !needsSlash && (google || isPlainAscii(base + from, to - from, Char.PERCENT, Char.STAR, Char.DOLLAR));
   if (pathInPlace) {
     pathPointer = base + from;
     pathLength = to - from;

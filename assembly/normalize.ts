@@ -14,7 +14,7 @@ import { Vec } from "./vec";
  */
 export function compilePattern(src: usize, len: usize, rfc: bool, out: Vec): usize {
   // Most patterns are plain ASCII without escapes (or `$` for the RFC): copied as they are.
-  if (isPlainAscii(src, len, Char.PERCENT, rfc ? Char.DOLLAR : Char.PERCENT)) {
+  if (isPlainAscii(src, len, Char.PERCENT, rfc ? Char.DOLLAR : Char.PERCENT, Char.PERCENT)) {
     out.pushBytes(src, len);
     return len;
   }

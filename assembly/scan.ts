@@ -111,24 +111,25 @@ export function findFirstOf(base: usize, from: usize, to: usize, a: u32, b: u32,
   return i;
 }
 
-/** Whether [base, base + length) holds neither byte `a` nor `b` nor any byte >= 0x80. */
-export function isPlainAscii(base: usize, length: usize, a: u32, b: u32): bool {
+/** Whether [base, base + length) holds none of the bytes `a`, `b`, `c` (repeat one to look for fewer) and no byte >= 0x80. */
+export function isPlainAscii(base: usize, length: usize, a: u32, b: u32, c: u32): bool {
   const va = i8x16.splat(<i8>a);
   const vb = i8x16.splat(<i8>b);
+  const vc = i8x16.splat(<i8>c);
   let i: usize = 0;
   while (i + 16 <= length) {
     const x = v128.load(base + i);
     // Bytes >= 0x80 have the sign bit, which bitmask collects.
-    if (i8x16.bitmask(v128.or(x, v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)))) != 0) return false;
+    if (i8x16.bitmask(v128.or(v128.or(x, i8x16.eq(x, vc)), v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)))) != 0) return false;
     i += 16;
   }
   if (i < length && canLoadVector(base + i)) {
     const x = v128.load(base + i);
-    return (i8x16.bitmask(v128.or(x, v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)))) & firstLanes(length - i)) == 0;
+    return (i8x16.bitmask(v128.or(v128.or(x, i8x16.eq(x, vc)), v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)))) & firstLanes(length - i)) == 0;
   }
   while (i < length) {
-    const c = <u32>load<u8>(base + i);
-    if (c >= 0x80 || c == a || c == b) return false;
+    const x = <u32>load<u8>(base + i);
+    if (x >= 0x80 || x == a || x == b || x == c) return false;
     i++;
   }
   return true;
