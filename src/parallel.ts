@@ -1,9 +1,9 @@
 /**
  * Classification across cores: a pool of worker threads, each with its own WASM instance and its
- * own compiled copy of one robots.txt. A batch is cut at line boundaries into a few parts per
- * worker; byte batches are copied once into shared memory that the pool reuses (allocating fresh
- * buffers for tens of MB costs more than classifying them), string batches are cloned, and
- * results come back as transferred buffers, in input order.
+ * own compiled copy of one robots.txt. A batch is cut at line boundaries into several parts per
+ * worker, handed to whichever worker is free; byte batches are copied once into shared memory
+ * that the pool reuses (allocating fresh buffers for tens of MB costs more than classifying
+ * them), string batches are cloned, and results come back as transferred buffers, in input order.
  * Node only (worker_threads); for batch jobs, where one batch is millions of URLs.
  */
 import { availableParallelism } from "node:os";
@@ -12,8 +12,13 @@ import { RobotsError } from "./errors.js";
 import { agentList, assertUrlBatch, resolveParseOptions } from "./options.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
 
-/** Parts per worker in one batch (more parts overlap copying with classifying). */
-const PARTS_PER_WORKER = 4;
+/**
+ * Parts per worker in one batch. Parts go to whichever worker is free, so more parts keep the
+ * workers even when one of them runs slower (a busy core); each part is copied as it is sent.
+ */
+const PARTS_PER_WORKER = 8;
+/** Parts waiting at each worker, so that it never waits for the next message. */
+const IN_FLIGHT_PER_WORKER = 2;
 /** Idle shared buffers kept for later batches (the largest; each as large as a batch it held). */
 const IDLE_BUFFERS = 1;
 
@@ -95,26 +100,49 @@ export class RobotsWorkerPool {
     assertUrlBatch(urls);
     const agents = agentList(agent);
     const workers = this.#workers;
-    // Several parts per worker, each copied just before it is posted: workers start on the first
-    // parts while this thread still copies the later ones.
     const partCount = workers.length * PARTS_PER_WORKER;
-    let pending: Promise<PartResult>[];
+    // Part i, ready to send: byte parts are copied into the shared buffer only now, so workers
+    // start on the first parts while this thread copies the later ones.
+    let parts: number;
+    let part: (i: number) => SharedPart | readonly string[];
+    let shared: SharedArrayBuffer | undefined;
     if (urls instanceof Uint8Array) {
-      const shared = this.#acquire(urls.length);
-      const view = new Uint8Array(shared);
+      const buffer = this.#acquire(urls.length);
+      const view = new Uint8Array(buffer);
       const bounds = lineBoundaries(urls, partCount);
-      pending = [];
-      for (let i = 0; i + 1 < bounds.length; i++) {
-        const [start, end] = [bounds[i], bounds[i + 1]];
-        view.set(urls.subarray(start, end), start);
-        pending.push(this.#send(workers[i % workers.length], { shared, start, end }, agents, withLines));
-      }
-      // The buffer goes back once every part has finished (after a failure, others still read it).
-      void Promise.allSettled(pending).then(() => this.#release(shared));
+      parts = bounds.length - 1;
+      part = (i) => {
+        view.set(urls.subarray(bounds[i], bounds[i + 1]), bounds[i]);
+        return { shared: buffer, start: bounds[i], end: bounds[i + 1] };
+      };
+      shared = buffer;
     } else {
-      pending = splitArray(urls, partCount).map((part, i) => this.#send(workers[i % workers.length], part, agents, withLines));
+      const slices = splitArray(urls, partCount);
+      parts = slices.length;
+      part = (i) => slices[i];
     }
-    const results = await Promise.all(pending);
+    // Each worker takes the next part whenever one of its slots is free.
+    const results: PartResult[] = new Array(parts);
+    let next = 0;
+    let failed = false;
+    const feed = async (worker: Worker) => {
+      while (next < parts && !failed) {
+        const i = next++;
+        try {
+          results[i] = await this.#send(worker, part(i), agents, withLines);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    };
+    const feeders = workers.flatMap((worker) => Array.from({ length: IN_FLIGHT_PER_WORKER }, () => feed(worker)));
+    // The buffer goes back once every part has finished (after a failure, others still read it).
+    if (shared !== undefined) {
+      const buffer = shared;
+      void Promise.allSettled(feeders).then(() => this.#release(buffer));
+    }
+    await Promise.all(feeders);
     if (results.length === 1) return results[0];
     const total = results.reduce((sum, result) => sum + result.allowed.length, 0);
     const allowed = new Uint8Array(total);
