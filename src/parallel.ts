@@ -105,17 +105,17 @@ export class RobotsWorkerPool {
     // start on the first parts while this thread copies the later ones.
     let parts: number;
     let part: (i: number) => SharedPart | readonly string[];
-    let shared: SharedArrayBuffer | undefined;
+    let release = () => {};
     if (urls instanceof Uint8Array) {
-      const buffer = this.#acquire(urls.length);
-      const view = new Uint8Array(buffer);
+      const shared = this.#acquire(urls.length);
+      const view = new Uint8Array(shared);
       const bounds = lineBoundaries(urls, partCount);
       parts = bounds.length - 1;
       part = (i) => {
         view.set(urls.subarray(bounds[i], bounds[i + 1]), bounds[i]);
-        return { shared: buffer, start: bounds[i], end: bounds[i + 1] };
+        return { shared, start: bounds[i], end: bounds[i + 1] };
       };
-      shared = buffer;
+      release = () => this.#release(shared);
     } else {
       const slices = splitArray(urls, partCount);
       parts = slices.length;
@@ -137,11 +137,8 @@ export class RobotsWorkerPool {
       }
     };
     const feeders = workers.flatMap((worker) => Array.from({ length: IN_FLIGHT_PER_WORKER }, () => feed(worker)));
-    // The buffer goes back once every part has finished (after a failure, others still read it).
-    if (shared !== undefined) {
-      const buffer = shared;
-      void Promise.allSettled(feeders).then(() => this.#release(buffer));
-    }
+    // A shared buffer goes back once every part has finished (after a failure, others still read it).
+    void Promise.allSettled(feeders).then(release);
     await Promise.all(feeders);
     if (results.length === 1) return results[0];
     const total = results.reduce((sum, result) => sum + result.allowed.length, 0);
@@ -209,7 +206,7 @@ export class RobotsWorkerPool {
 
 /**
  * Cuts newline-separated bytes into at most `count` parts of similar size, each ending with an LF
- * (but the last), copied so that each can be transferred to its worker.
+ * (but the last), each a copy: the cuts the pool makes in a byte batch.
  */
 export function splitAtLines(bytes: Uint8Array, count: number): Uint8Array[] {
   const bounds = lineBoundaries(bytes, count);
@@ -218,7 +215,7 @@ export function splitAtLines(bytes: Uint8Array, count: number): Uint8Array[] {
   return parts;
 }
 
-/** Where splitAtLines cuts: part i is [bounds[i], bounds[i + 1]); no part is empty. */
+/** Where a byte batch is cut (the pool, splitAtLines): part i is [bounds[i], bounds[i + 1]); no part is empty. */
 function lineBoundaries(bytes: Uint8Array, count: number): number[] {
   const bounds = [0];
   let start = 0;
