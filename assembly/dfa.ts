@@ -18,13 +18,11 @@
 // state (RE2's reset); if it fills again within fewer URLs than it holds states, the DFA gives up
 // for good and the plan's tree answers instead.
 
-import { RuleField, RuleFlag, RuleTable } from "./table";
+import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
 import { Char } from "./chars";
 import { bytesEqual } from "./pattern";
 import { Vec } from "./vec";
 
-/** No rule (a rank larger than any); the same value as plan.ts's NO_RANK. */
-const NONE: u32 = 0xffffffff;
 /** dfaBestRank's answer when the DFA has given up: ask the tree. */
 export const GAVE_UP: u32 = 0xfffffffe;
 
@@ -223,7 +221,7 @@ function reset(dfa: Dfa): void {
   dfa.urlsSinceReset = 0;
   clearBits(dfa);
   for (let i: u32 = 0; i < dfa.ruleCount; i++) addClosure(dfa, load<u32>(dfa.ruleStarts + (<usize>i << 2)));
-  dfa.startRow = internState(dfa, NONE);
+  dfa.startRow = internState(dfa, NO_RANK);
 }
 
 function clearBits(dfa: Dfa): void {
@@ -398,7 +396,7 @@ function step(dfa: Dfa, rowOffset: u32, cls: u32): u32 {
   return load<u32>(row, RowField.ANSWER << 2);
 }
 
-/** The best rank matching the path, NONE for none, or GAVE_UP when the tree must decide. */
+/** The best rank matching the path, NO_RANK for none, or GAVE_UP when the tree must decide. */
 export function dfaBestRank(dfa: Dfa, path: usize, length: usize): u32 {
   if (dfa.gaveUp) return GAVE_UP;
   dfa.urlsSinceReset++;
@@ -551,7 +549,6 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
 /** The four lanes of dfaBestRanks4, each walked from the start state. */
 function walkAlone(dfa: Dfa, lanes: usize, out: usize): void {
   for (let k: usize = 0; k < 4; k++) {
-    const answer = dfa.gaveUp ? GAVE_UP : walk(dfa, dfa.startRow, <usize>load<u32>(lanes + (k << 3)), 0, <usize>load<u32>(lanes + (k << 3), 4));
-    store<u32>(out + (k << 2), answer);
+    store<u32>(out + (k << 2), dfaBestRank(dfa, <usize>load<u32>(lanes + (k << 3)), <usize>load<u32>(lanes + (k << 3), 4)));
   }
 }

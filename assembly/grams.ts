@@ -18,11 +18,11 @@
 
 import { Char } from "./chars";
 import { candidateMatches, candidateMayMatch, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
-import { RuleField, RuleFlag, RuleTable } from "./table";
+import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
 
-/** No rule (a rank larger than any); the same value as plan.ts's NO_RANK. */
-const NONE: u32 = 0xffffffff;
+/** A gram cost larger than any. */
+const NO_COST: u32 = 0xffffffff;
 
 const enum Gram {
   BYTE_AT_END = 0,
@@ -182,7 +182,7 @@ function chooseGram(table: RuleTable, rule: u32, mask: u32, counts: usize): void
       return;
     }
   }
-  let bestCost: u32 = NONE;
+  let bestCost: u32 = NO_COST;
   let bestGram: u32 = 0;
   for (let at: usize = 0; at + 4 <= end; at++) {
     if (!isQuadAt(pattern, at)) continue;
@@ -193,7 +193,7 @@ function chooseGram(table: RuleTable, rule: u32, mask: u32, counts: usize): void
       bestGram = gram;
     }
   }
-  if (bestCost != NONE) {
+  if (bestCost != NO_COST) {
     chosenKind = Gram.QUAD;
     chosenGram = bestGram;
     return;
@@ -212,7 +212,7 @@ function chooseGram(table: RuleTable, rule: u32, mask: u32, counts: usize): void
       bestGram = gram;
     }
   }
-  chosenKind = bestCost != NONE ? Gram.PAIR : Gram.ALWAYS;
+  chosenKind = bestCost != NO_COST ? Gram.PAIR : Gram.ALWAYS;
   chosenGram = bestGram;
 }
 
@@ -232,7 +232,7 @@ export function buildGramIndex(table: RuleTable, ranks: usize, n: u32): GramInde
   index.filterShift = 64 - <u64>ctz(filterBits);
   index.visit = 0;
   index.always = Vec.create(16);
-  index.firstRank = n > 0 ? load<u32>(ranks) : NONE;
+  index.firstRank = n > 0 ? load<u32>(ranks) : NO_RANK;
   index.anyPairs = false;
   index.anyQuads = false;
   const headers = index.headers.data;

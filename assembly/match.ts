@@ -5,8 +5,8 @@ import { Char } from "./chars";
 import { isPlainAscii } from "./scan";
 import { lineEnd, locatePath, normalizePath, pathEnd, pathNeedsSlash, pathStart } from "./normalize";
 import { ruleMatches } from "./pattern";
-import { bestRank, buildPlan, MatchPlan, NO_RANK } from "./plan";
-import { Profile, RuleField, RuleFlag, RuleTable, Scope } from "./table";
+import { bestRank, buildPlan, MatchPlan } from "./plan";
+import { NO_RANK, Profile, RuleField, RuleFlag, RuleTable, Scope } from "./table";
 import { Vec } from "./vec";
 
 /** Grow-only scratch space shared by all tables for paths that must be rewritten. */

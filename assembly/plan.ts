@@ -23,11 +23,9 @@ import { buildGramIndex, bestIndexedRank, GramIndex } from "./grams";
 import { candidateMatches, candidateMayMatch, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
 import { resetPathMask } from "./mask";
 import { bytesEqual } from "./pattern";
-import { RuleField, RuleFlag, RuleTable } from "./table";
+import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
 
-/** No rule (a rank larger than any). */
-export const NO_RANK: u32 = 0xffffffff;
 
 /**
  * A node with more wildcard rules than this hands them to the gram index: below it, trying them

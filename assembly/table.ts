@@ -63,6 +63,8 @@ export const enum RecordField {
 }
 export const RECORD_FIELDS: u32 = RecordField.COUNT;
 export const NO_GROUP: u32 = 0xffffffff;
+/** No rule: a rank (position in decision order, see plan.ts) larger than any. */
+export const NO_RANK: u32 = 0xffffffff;
 
 /** What a line is; mirrors `LineKind` in src/types.ts (same order). */
 export const enum LineKind {
