@@ -132,11 +132,16 @@ export function recordsPointer(table: usize): usize {
   return changetype<RuleTable>(table).records.data;
 }
 
+/** Record keys and values and user-agent values (the records' and agents' text offsets point here). */
+export function textPointer(table: usize): usize {
+  return changetype<RuleTable>(table).text.data;
+}
+
 /** Bytes of linear memory the table holds (capacities of all its arrays). */
 export function tableBytes(table: usize): usize {
   const t = changetype<RuleTable>(table);
   return offsetof<RuleTable>() + t.rules.capacity + t.order.capacity + t.pool.capacity + t.agents.capacity +
-    t.records.capacity + t.lines.capacity + t.selectedFor.capacity + t.selectedGroups.capacity + t.selectedRules.capacity +
+    t.records.capacity + t.text.capacity + t.lines.capacity + t.selectedFor.capacity + t.selectedGroups.capacity + t.selectedRules.capacity +
     (t.plan ? changetype<MatchPlan>(t.plan).bytes() : 0);
 }
 

@@ -145,11 +145,11 @@ function parseLine(table: RuleTable, body: usize, start: usize, end: usize, cont
     addLine(table, kind == KeyKind.ALLOW ? LineKind.ALLOW : LineKind.DISALLOW, flags);
   } else if (kind == KeyKind.SITEMAP) {
     // Sitemaps belong to no group (RFC 9309 2.3.5).
-    addRecord(table, line, RecordKind.SITEMAP, NO_GROUP, keyStart, keyLength, valueStart, valueLength);
+    addRecord(table, body, line, RecordKind.SITEMAP, NO_GROUP, keyStart, keyLength, valueStart, valueLength);
     addLine(table, LineKind.SITEMAP, flags);
   } else {
     const recordKind = otherRecordKind(body + keyStart, keyLength);
-    addRecord(table, line, recordKind, currentGroup, keyStart, keyLength, valueStart, valueLength);
+    addRecord(table, body, line, recordKind, currentGroup, keyStart, keyLength, valueStart, valueLength);
     addLine(table, recordKind == RecordKind.UNKNOWN ? LineKind.UNKNOWN : LineKind.IGNORED_RECORD, flags);
   }
 }
@@ -206,16 +206,21 @@ function addLine(table: RuleTable, kind: u32, flags: u32): void {
 }
 
 function addRecord(
-  table: RuleTable, line: u32, kind: u32, group: u32,
+  table: RuleTable, body: usize, line: u32, kind: u32, group: u32,
   keyStart: usize, keyLength: usize, valueStart: usize, valueLength: usize,
 ): void {
+  const text = table.text;
+  const keyAt = text.length;
+  text.pushBytes(body + keyStart, keyLength);
+  const valueAt = text.length;
+  text.pushBytes(body + valueStart, valueLength);
   const records = table.records;
   records.pushU32(line);
   records.pushU32(kind);
   records.pushU32(group);
-  records.pushU32(<u32>keyStart);
+  records.pushU32(<u32>keyAt);
   records.pushU32(<u32>keyLength);
-  records.pushU32(<u32>valueStart);
+  records.pushU32(<u32>valueAt);
   records.pushU32(<u32>valueLength);
 }
 
@@ -247,8 +252,9 @@ function addUserAgent(table: RuleTable, body: usize, valueStart: usize, len: usi
   agents.pushU32(<u32>tokenStart);
   agents.pushU32(<u32>tokenLength);
   agents.pushU32(line);
-  agents.pushU32(<u32>valueStart);
+  agents.pushU32(<u32>table.text.length);
   agents.pushU32(<u32>len);
+  table.text.pushBytes(value, len);
 }
 
 function addRule(table: RuleTable, line: u32, allow: bool, value: usize, len: usize): void {

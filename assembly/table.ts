@@ -43,7 +43,7 @@ export const enum AgentField {
   TOKEN_START = 2,
   TOKEN_LENGTH = 3,
   LINE = 4,
-  /** The value as written, in the body the host passed. */
+  /** The value as written, in the table's `text`. */
   VALUE_START = 5,
   VALUE_LENGTH = 6,
   COUNT = 7,
@@ -55,6 +55,7 @@ export const enum RecordField {
   KIND = 1,
   /** NO_GROUP for sitemaps and records before the first user-agent line. */
   GROUP = 2,
+  /** Key and value as written, in the table's `text`. */
   KEY_START = 3,
   KEY_LENGTH = 4,
   VALUE_START = 5,
@@ -123,6 +124,11 @@ export class RuleTable {
   pool: Vec;
   agents: Vec;
   records: Vec;
+  /**
+   * Record keys and values and user-agent values as written. The body is not kept, so the host
+   * decodes these on demand instead of turning every record into strings at parse time.
+   */
+  text: Vec;
   /** Two bytes per line: LineKind, LineFlag bits. */
   lines: Vec;
   /** The agents the selection below was made for (the host's encoded agent list). */
@@ -146,6 +152,7 @@ export class RuleTable {
     table.pool = Vec.create(min<usize>(inputLength, 4096));
     table.agents = Vec.create(64);
     table.records = Vec.create(64);
+    table.text = Vec.create(64);
     table.lines = Vec.create(min<usize>(inputLength >> 4, 4096));
     table.selectedFor = Vec.create(16);
     table.selectionValid = false;
@@ -178,6 +185,7 @@ export class RuleTable {
     this.pool.shrink();
     this.agents.shrink();
     this.records.shrink();
+    this.text.shrink();
     this.lines.shrink();
   }
 
@@ -194,6 +202,7 @@ export class RuleTable {
     this.pool.free();
     this.agents.free();
     this.records.free();
+    this.text.free();
     this.lines.free();
     this.selectedFor.free();
     this.selectedGroups.free();

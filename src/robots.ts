@@ -58,29 +58,32 @@ export function parseWith(engine: Engine, body: string | Uint8Array, options?: P
   engine.bytes.set(bytes, pointer);
   const handle = engine.call(() => engine.exports.compile(pointer, bytes.length, PROFILE_CODES[profile]));
   const source = keepSource ? bytes.slice() : undefined;
-  return new Robots(engine, handle, profile, info, readRecords(engine, handle, bytes), readUserAgents(engine, handle, bytes), source);
+  return new Robots(engine, handle, profile, info, source);
 }
 
-/** User-agent lines with their group index; their values are decoded now because the body is not kept. */
-function readUserAgents(engine: Engine, handle: number, body: Uint8Array): { group: number; agent: UserAgentLine }[] {
+/** User-agent lines with their group index, decoded from the table's text. */
+function readUserAgents(engine: Engine, handle: number): { group: number; agent: UserAgentLine }[] {
   const count = engine.exports.agentCount(handle);
   const base = engine.exports.agentsPointer(handle) >>> 2;
-  const words = engine.words;
+  const text = engine.exports.textPointer(handle);
+  const { words, bytes } = engine;
   const agents: { group: number; agent: UserAgentLine }[] = [];
   for (let i = 0; i < count; i++) {
     const at = base + i * AGENT_FIELDS;
     const [group, global, , tokenLength, line, valueStart, valueLength] = words.subarray(at, at + AGENT_FIELDS);
-    const value = utf8Decoder.decode(body.subarray(valueStart, valueStart + valueLength));
+    const value = utf8Decoder.decode(bytes.subarray(text + valueStart, text + valueStart + valueLength));
     // The token is ASCII, so its byte length is its length in characters.
     agents.push({ group, agent: { line, value, global: global === 1, token: value.slice(0, tokenLength) } });
   }
   return agents;
 }
 
-function readRecords(engine: Engine, handle: number, body: Uint8Array): RobotsRecord[] {
+/** The records (robots-txt.md: every key that is not user-agent, allow or disallow), decoded from the table's text. */
+function readRecords(engine: Engine, handle: number): RobotsRecord[] {
   const count = engine.exports.recordCount(handle);
   const base = engine.exports.recordsPointer(handle) >>> 2;
-  const words = engine.words;
+  const text = engine.exports.textPointer(handle);
+  const { words, bytes } = engine;
   const records: RobotsRecord[] = [];
   for (let i = 0; i < count; i++) {
     const at = base + i * RECORD_FIELDS;
@@ -95,9 +98,9 @@ function readRecords(engine: Engine, handle: number, body: Uint8Array): RobotsRe
     const known = RECORD_KEYS[kind];
     records.push({
       line,
-      key: known ?? asciiLowerCase(utf8Decoder.decode(body.subarray(keyStart, keyStart + keyLength))),
+      key: known ?? asciiLowerCase(utf8Decoder.decode(bytes.subarray(text + keyStart, text + keyStart + keyLength))),
       known: known !== undefined,
-      value: utf8Decoder.decode(body.subarray(valueStart, valueStart + valueLength)),
+      value: utf8Decoder.decode(bytes.subarray(text + valueStart, text + valueStart + valueLength)),
       group: group === NO_GROUP ? null : group,
     });
   }
@@ -119,8 +122,8 @@ export class Robots implements RobotsTxt {
   readonly input: InputInfo;
   readonly #engine: Engine;
   #handle: number;
-  readonly #records: readonly RobotsRecord[];
-  readonly #userAgents: readonly { group: number; agent: UserAgentLine }[];
+  /** Decoded on first use (as are the groups' agents): most callers only match, and a page of HTML served as robots.txt has thousands of records. */
+  #records: readonly RobotsRecord[] | undefined;
   #lines: readonly LineInfo[] | undefined;
   /** The bytes parsed, only with `keepSource` (the table does not need them). */
   #source: Uint8Array | undefined;
@@ -130,16 +133,11 @@ export class Robots implements RobotsTxt {
   #selectedScope = 0;
 
   /** @internal Use `Robots.parse`. */
-  constructor(
-    engine: Engine, handle: number, profile: Profile, input: InputInfo,
-    records: readonly RobotsRecord[], userAgents: readonly { group: number; agent: UserAgentLine }[], source?: Uint8Array,
-  ) {
+  constructor(engine: Engine, handle: number, profile: Profile, input: InputInfo, source?: Uint8Array) {
     this.#engine = engine;
     this.#handle = handle;
     this.profile = profile;
     this.input = input;
-    this.#records = records;
-    this.#userAgents = userAgents;
     this.#source = source;
     leakedTables.register(this, { engine, handle }, this);
   }
@@ -213,7 +211,7 @@ export class Robots implements RobotsTxt {
         if (!exports.ruleIsIndexPage(handle, rule)) ruleLines[exports.ruleGroup(handle, rule)]++;
       }
       const groups: GroupInfo[] = ruleLines.map((lines, index) => ({ index, userAgents: [], ruleLines: lines }));
-      for (const { group, agent } of this.#userAgents) (groups[group].userAgents as UserAgentLine[]).push(agent);
+      for (const { group, agent } of readUserAgents(this.#engine, handle)) (groups[group].userAgents as UserAgentLine[]).push(agent);
       this.#groups = groups;
     }
     return this.#groups;
@@ -232,20 +230,18 @@ export class Robots implements RobotsTxt {
   }
 
   get sitemaps(): readonly string[] {
-    this.#live();
-    return this.#records.filter((record) => record.key === "sitemap" && record.value !== "").map((record) => record.value);
+    return this.#recordList().filter((record) => record.key === "sitemap" && record.value !== "").map((record) => record.value);
   }
 
   get records(): readonly RobotsRecord[] {
-    this.#live();
-    return this.#records;
+    return this.#recordList();
   }
 
   crawlDelay(agent: AgentQuery): number | undefined {
     const agents = agentList(agent);
     const { groups } = this.groupsFor(agents);
     const selected = new Set(groups);
-    for (const record of this.#records) {
+    for (const record of this.#recordList()) {
       if (record.key !== "crawl-delay" || record.group === null || !selected.has(record.group)) continue;
       const seconds = parseCrawlDelay(record.value);
       if (seconds !== undefined) return seconds;
@@ -277,6 +273,12 @@ export class Robots implements RobotsTxt {
     this.#handle = 0;
     this.#source = undefined;
     this.#engine.call(() => this.#engine.exports.freeTable(handle));
+  }
+
+  #recordList(): readonly RobotsRecord[] {
+    const handle = this.#live();
+    this.#records ??= readRecords(this.#engine, handle);
+    return this.#records;
   }
 
   #live(): number {

@@ -40,14 +40,16 @@ export interface EngineExports {
   /** One byte per group: 1 if it decides for the last selected agents. */
   selectedGroupsPointer(table: number): number;
   agentCount(table: number): number;
-  /** Seven u32 per user-agent line: group, global, token start, token length, line, value start, value length. */
+  /** Seven u32 per user-agent line: group, global, token start, token length, line, value start (in text), value length. */
   agentsPointer(table: number): number;
   lineCount(table: number): number;
   /** Two bytes per line: kind, flags. */
   linesPointer(table: number): number;
   recordCount(table: number): number;
-  /** Seven u32 per record: line, kind, group, key start, key length, value start, value length. */
+  /** Seven u32 per record: line, kind, group, key start, key length, value start, value length (starts in text). */
   recordsPointer(table: number): number;
+  /** The bytes of record keys and values and user-agent values, as written. */
+  textPointer(table: number): number;
   /** Wildcard lists longer than `limit` use the gram index (default 16; tests set 0). */
   configureWildcardIndex(limit: number): void;
   /** Lazy DFA limits for plans built afterwards: NFA positions (0: no DFA), cached states, give up (1) or keep resetting (0) when thrashing. */
