@@ -7,7 +7,7 @@ import { pathHasBytesOf, storeByteMask } from "./mask";
 import { bytesEqual, matchesAfterPrefix } from "./pattern";
 import { RuleField, RuleFlag, RuleTable } from "./table";
 
-export const CANDIDATE_BYTES: usize = 24;
+export const CANDIDATE_BYTES: usize = 32;
 
 const enum Field {
   RANK = 0,
@@ -16,7 +16,7 @@ const enum Field {
   /** Pattern length << 1 | 1 if `$`-anchored. */
   LENGTH = 8,
   PREFIX = 12,
-  /** The byte mask (mask.ts): a u64. */
+  /** The byte mask and the pair mask (mask.ts): two u64. */
   MASK = 16,
 }
 

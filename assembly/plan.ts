@@ -218,6 +218,8 @@ function sortByByte(items: usize, lo: u32, hi: u32, depth: u32, keys: usize, scr
     low = min(low, key);
     high = max(high, key);
   }
+  // One key (the root's `/`, a node's single next byte): already in order.
+  if (low == high) return;
   const counts = byteCounts.data;
   memory.fill(counts + (<usize>low << 2), 0, <usize>(high - low + 2) << 2);
   for (let i: u32 = 0; i < n; i++) {
