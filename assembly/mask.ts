@@ -40,10 +40,10 @@ function buildBitTable(): usize {
   return load<u64>(bitOf + (<usize>c << 3));
 }
 
-/** The pair-mask bit of two adjacent bytes: the top six bits of a multiplicative hash. */
+/** The pair-mask bit of two adjacent bytes read as a little-endian u16: the top six bits of a multiplicative hash. */
 // @ts-ignore: decorator
-@inline function pairBit(first: u32, second: u32): u64 {
-  return (<u64>1) << <u64>((((first << 8) | second) * 0x9e3779b1) >>> 26);
+@inline function pairBit(pair: u32): u64 {
+  return (<u64>1) << <u64>((pair * 0x9e3779b1) >>> 26);
 }
 
 /**
@@ -59,7 +59,7 @@ export function storeByteMask(pattern: usize, length: usize, at: usize): void {
     if (c == Char.DOLLAR && i == length - 1) c = Char.STAR;
     if (c != Char.STAR) {
       mask |= bitFor(c);
-      if (previous != Char.STAR) pairs |= pairBit(previous, c);
+      if (previous != Char.STAR) pairs |= pairBit(previous | (c << 8));
     }
     previous = c;
   }
@@ -92,7 +92,7 @@ function computePathMask(path: usize, length: usize): void {
   if (i < length) a |= bitFor(<u32>load<u8>(path + i));
   pathMask = a | b;
   let pairs: u64 = 0;
-  for (let j: usize = 0; j + 1 < length; j++) pairs |= pairBit(<u32>load<u8>(path + j), <u32>load<u8>(path + j + 1));
+  for (let j: usize = 0; j + 1 < length; j++) pairs |= pairBit(<u32>load<u16>(path + j));
   pathPairs = pairs;
   pathMaskReady = true;
 }
