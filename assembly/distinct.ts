@@ -28,30 +28,35 @@ import { RuleField, RuleTable } from "./table";
 export function distinctRanks(table: RuleTable, count: u32, out: usize): u32 {
   let slots: u32 = 16;
   while (slots < count * 2) slots <<= 1;
-  // Open addressing: rank + 1 per slot, 0 for empty.
-  const set = heap.alloc(<usize>slots << 2);
-  memory.fill(set, 0, <usize>slots << 2);
+  // Open addressing: per slot the pattern's hash and rank + 1 (0 for empty), so that a probe
+  // reads another rule's pattern only when the hashes are equal.
+  const set = heap.alloc(<usize>slots << 3);
+  memory.fill(set, 0, <usize>slots << 3);
   const pool = table.pool.data;
   let kept: u32 = 0;
   for (let rank: u32 = 0; rank < count; rank++) {
     const rule = table.selectedRules.u32At(rank);
     const pattern = pool + table.ruleField(rule, RuleField.PATTERN_START);
     const length = <usize>table.ruleField(rule, RuleField.PATTERN_LENGTH);
-    let slot = patternHash(pattern, length) & (slots - 1);
+    const hash = patternHash(pattern, length);
+    let slot = hash & (slots - 1);
     let repeated = false;
     while (true) {
-      const entry = load<u32>(set + (<usize>slot << 2));
+      const entry = load<u32>(set + (<usize>slot << 3), 4);
       if (entry == 0) break;
-      const other = table.selectedRules.u32At(entry - 1);
-      if (<usize>table.ruleField(other, RuleField.PATTERN_LENGTH) == length &&
-        bytesEqual(pool + table.ruleField(other, RuleField.PATTERN_START), pattern, length)) {
-        repeated = true;
-        break;
+      if (load<u32>(set + (<usize>slot << 3)) == hash) {
+        const other = table.selectedRules.u32At(entry - 1);
+        if (<usize>table.ruleField(other, RuleField.PATTERN_LENGTH) == length &&
+          bytesEqual(pool + table.ruleField(other, RuleField.PATTERN_START), pattern, length)) {
+          repeated = true;
+          break;
+        }
       }
       slot = (slot + 1) & (slots - 1);
     }
     if (repeated) continue;
-    store<u32>(set + (<usize>slot << 2), rank + 1);
+    store<u32>(set + (<usize>slot << 3), hash);
+    store<u32>(set + (<usize>slot << 3), rank + 1, 4);
     store<u32>(out + (<usize>kept << 2), rank);
     kept++;
   }

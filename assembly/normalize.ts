@@ -3,7 +3,7 @@
 
 import { Char, hexDigit, hexValue, isHexDigit, isUnreserved, toUpper } from "./chars";
 import { bytesEqual } from "./pattern";
-import { findByte, findFirstOf, findFirstOf3, isPlainAscii } from "./scan";
+import { copyIfPlain, findByte, findFirstOf, findFirstOf3, NOT_PLAIN } from "./scan";
 import { Vec } from "./vec";
 
 /**
@@ -13,9 +13,12 @@ import { Vec } from "./vec";
  * `$` that is not the final anchor is a literal, written `%24` like the URL side writes it.
  */
 export function compilePattern(src: usize, len: usize, rfc: bool, out: Vec): usize {
-  // Most patterns are plain ASCII without escapes (or `$` for the RFC): copied as they are.
-  if (isPlainAscii(src, len, Char.PERCENT, rfc ? Char.DOLLAR : Char.PERCENT, Char.PERCENT)) {
-    out.pushBytes(src, len);
+  // Most patterns are plain ASCII without escapes (or `$` for the RFC): copied as they are, in
+  // the pass that checks them and finds their first `*`.
+  const star = copyIfPlain(src, len, out.reserve(len + 16), Char.PERCENT, rfc ? Char.DOLLAR : Char.PERCENT, Char.PERCENT, Char.STAR);
+  if (star != NOT_PLAIN) {
+    out.length += len;
+    compiledStar = star;
     return len;
   }
   const dst = out.reserve(len * 3);
@@ -47,8 +50,12 @@ export function compilePattern(src: usize, len: usize, rfc: bool, out: Vec): usi
     }
   }
   out.length += j;
+  compiledStar = findByte(dst, 0, j, Char.STAR);
   return j;
 }
+
+/** Where compilePattern's pattern has its first `*` (its length if none). */
+export let compiledStar: usize = 0;
 
 /**
  * RFC 9309 2.2.2: writes the normalised form of a URL path to `dst` (room for 3 * len bytes) and

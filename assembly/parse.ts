@@ -3,7 +3,7 @@
 // sequence is a robots.txt, most of it perhaps ignored.
 
 import { Char, equalsLower, isAgentChar, isBlank, isTrimmable, startsWithLower, toLower } from "./chars";
-import { compilePattern } from "./normalize";
+import { compiledStar, compilePattern } from "./normalize";
 import {
   AGENT_FIELDS, LineFlag, LineKind, NO_GROUP, Profile, RecordKind, RULE_FIELDS, RuleField, RuleFlag, RuleTable,
 } from "./table";
@@ -261,7 +261,7 @@ function addRule(table: RuleTable, line: u32, allow: bool, value: usize, len: us
   const rfc = table.profile == Profile.RFC9309;
   const patternStart = table.pool.length;
   const patternLength = compilePattern(value, len, rfc, table.pool);
-  pushRule(table, line, allow ? RuleFlag.ALLOW : 0, patternStart, patternLength);
+  pushRule(table, line, allow ? RuleFlag.ALLOW : 0, patternStart, patternLength, compiledStar);
 
   // Google-specific: allowing `/dir/index.htm...` also allows `/dir/` itself, as `/dir/$`.
   if (!allow || rfc) return;
@@ -274,7 +274,7 @@ function addRule(table: RuleTable, line: u32, allow: bool, value: usize, len: us
   const twinStart = table.pool.length;
   table.pool.pushBytes(table.pool.data + patternStart, slash + 1);
   table.pool.pushU8(Char.DOLLAR);
-  pushRule(table, line, RuleFlag.ALLOW | RuleFlag.INDEX_PAGE, twinStart, slash + 2);
+  pushRule(table, line, RuleFlag.ALLOW | RuleFlag.INDEX_PAGE, twinStart, slash + 2, findByte(table.pool.data + twinStart, 0, slash + 2, Char.STAR));
 }
 
 function startsWithBytes(a: usize, len: usize, literal: string): bool {
@@ -286,9 +286,10 @@ function startsWithBytes(a: usize, len: usize, literal: string): bool {
   return true;
 }
 
-function pushRule(table: RuleTable, line: u32, flags: u32, patternStart: usize, patternLength: usize): void {
+/** Adds a rule whose pattern, at `patternStart` in the pool, has its first `*` at `star` (its length if none). */
+function pushRule(table: RuleTable, line: u32, flags: u32, patternStart: usize, patternLength: usize, star: usize): void {
   const pattern = table.pool.data + patternStart;
-  let prefix = findByte(pattern, 0, patternLength, Char.STAR);
+  let prefix = star;
   if (prefix < patternLength) flags |= RuleFlag.WILDCARD;
   if (patternLength > 0 && load<u8>(pattern + patternLength - 1) == Char.DOLLAR) {
     flags |= RuleFlag.ANCHORED;

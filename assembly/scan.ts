@@ -134,3 +134,46 @@ export function isPlainAscii(base: usize, length: usize, a: u32, b: u32, c: u32)
   }
   return true;
 }
+
+/** copyIfPlain's answer when the bytes are not plain. */
+export const NOT_PLAIN: usize = <usize>-1;
+
+/**
+ * isPlainAscii and a copy in one pass: copies [base, base + length) to `dst`, which has room for
+ * 16 bytes more (vector stores may write past the copy), and returns the index of the first
+ * `star` byte (`length` if none); or NOT_PLAIN, having copied some prefix, if a byte is `a`, `b`,
+ * `c` or >= 0x80.
+ */
+export function copyIfPlain(base: usize, length: usize, dst: usize, a: u32, b: u32, c: u32, star: u32): usize {
+  const va = i8x16.splat(<i8>a);
+  const vb = i8x16.splat(<i8>b);
+  const vc = i8x16.splat(<i8>c);
+  const vs = i8x16.splat(<i8>star);
+  let first = length;
+  let i: usize = 0;
+  while (i + 16 <= length) {
+    const x = v128.load(base + i);
+    if (i8x16.bitmask(v128.or(v128.or(x, i8x16.eq(x, vc)), v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)))) != 0) return NOT_PLAIN;
+    v128.store(dst + i, x);
+    const stars = i8x16.bitmask(i8x16.eq(x, vs));
+    if (stars != 0 && first == length) first = i + <usize>ctz(stars);
+    i += 16;
+  }
+  if (i < length && canLoadVector(base + i)) {
+    const x = v128.load(base + i);
+    const lanes = firstLanes(length - i);
+    if ((i8x16.bitmask(v128.or(v128.or(x, i8x16.eq(x, vc)), v128.or(i8x16.eq(x, va), i8x16.eq(x, vb)))) & lanes) != 0) return NOT_PLAIN;
+    v128.store(dst + i, x);
+    const stars = i8x16.bitmask(i8x16.eq(x, vs)) & lanes;
+    if (stars != 0 && first == length) first = i + <usize>ctz(stars);
+    return first;
+  }
+  while (i < length) {
+    const x = <u32>load<u8>(base + i);
+    if (x >= 0x80 || x == a || x == b || x == c) return NOT_PLAIN;
+    store<u8>(dst + i, x);
+    if (x == star && first == length) first = i;
+    i++;
+  }
+  return first;
+}
