@@ -103,10 +103,10 @@ export class MatchPlan {
 }
 
 /**
- * A rule while the tree is built: its rank and literal prefix (address in the pool, length),
- * side by side, so that splitting reads one array instead of chasing rule fields.
+ * A rule while the tree is built: its rank, literal prefix (address in the pool, length) and
+ * flags, side by side, so that splitting reads one array instead of chasing rule fields.
  */
-const ITEM_BYTES: usize = 12;
+const ITEM_BYTES: usize = 16;
 
 // @ts-ignore: decorator
 @inline function itemRank(item: usize): u32 {
@@ -124,9 +124,13 @@ const ITEM_BYTES: usize = 12;
 }
 
 // @ts-ignore: decorator
+@inline function itemFlags(item: usize): u32 {
+  return load<u32>(item, 12);
+}
+
+// @ts-ignore: decorator
 @inline function copyItem(to: usize, from: usize): void {
-  store<u64>(to, load<u64>(from));
-  store<u32>(to, load<u32>(from, 8), 8);
+  v128.store(to, v128.load(from));
 }
 
 function addNode(plan: MatchPlan): u32 {
@@ -171,6 +175,7 @@ export function buildPlan(table: RuleTable): MatchPlan {
     store<u32>(item, rank);
     store<u32>(item, <u32>(table.pool.data + table.ruleField(rule, RuleField.PATTERN_START)), 4);
     store<u32>(item, table.ruleField(rule, RuleField.PREFIX_LENGTH), 8);
+    store<u32>(item, table.ruleField(rule, RuleField.FLAGS), 12);
   }
   heap.free(ranks);
   buildTree(table, plan, items, distinct);
@@ -279,7 +284,7 @@ function buildTree(table: RuleTable, plan: MatchPlan, items: usize, count: u32):
       const item = items + <usize>lo * ITEM_BYTES;
       if (itemPrefixLength(item) != depth) break;
       const rank = itemRank(item);
-      const flags = table.ruleField(ruleOf(table, rank), RuleField.FLAGS);
+      const flags = itemFlags(item);
       if (flags & RuleFlag.WILDCARD) {
         writeCandidate(table, rank, plan.wildcards.reserve(CANDIDATE_BYTES));
         plan.wildcards.length += CANDIDATE_BYTES;
