@@ -1,7 +1,7 @@
-// A candidate: a wildcard rule as the match plan tries it, in one 24-byte entry (rank, pattern,
-// byte mask). Plans of large files do not fit in the CPU caches, so trying a candidate should
-// touch one entry, read in sequence with its neighbours, and the pattern bytes, instead of the
-// rank's rule fields, its mask and its pattern in three places.
+// A candidate: a wildcard rule as the match plan tries it, in one 32-byte entry (rank, pattern,
+// byte and pair masks). Plans of large files do not fit in the CPU caches, so trying a candidate
+// should touch one entry, read in sequence with its neighbours, and the pattern bytes, instead of
+// the rank's rule fields, its masks and its pattern in three places.
 
 import { pathHasBytesOf, storeByteMask } from "./mask";
 import { bytesEqual, matchesAfterPrefix } from "./pattern";

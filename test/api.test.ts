@@ -66,4 +66,23 @@ describe("helpers", () => {
     large.dispose();
     expect(() => large.tableBytes).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_DISPOSED" }));
   });
+
+  it("decode records and agents on first use from text the table keeps, after the body is gone", () => {
+    initSync();
+    const body = new TextEncoder().encode("User-agent: Bot/1.0 (x)\nCrawl-delay: 2\nClean-Param: ref /Über\nSitemap: https://a.test/s.xml\n");
+    const robots = Robots.parse(body);
+    // The caller's buffer and the engine's copy of it are reused: the records must not read them.
+    body.fill(0x78);
+    const others = Array.from({ length: 20 }, (_, i) => Robots.parse(`User-agent: *\n${`Disallow: /${i}/*.php$\n`.repeat(2_000)}`));
+    for (const other of others) other.dispose();
+    expect(robots.records).toEqual([
+      { line: 2, key: "crawl-delay", known: true, value: "2", group: 0 },
+      { line: 3, key: "clean-param", known: true, value: "ref /Über", group: 0 },
+      { line: 4, key: "sitemap", known: true, value: "https://a.test/s.xml", group: null },
+    ]);
+    expect(robots.groups[0].userAgents).toEqual([{ line: 1, value: "Bot/1.0 (x)", global: false, token: "Bot" }]);
+    expect(robots.crawlDelay("bot")).toBe(2);
+    robots.dispose();
+    expect(() => robots.records).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_DISPOSED" }));
+  });
 });
