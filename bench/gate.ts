@@ -18,13 +18,13 @@ import { GENERATED, generatedWorkload } from "./workloads.js";
 const FLOORS = {
   /**
    * WASM classify(bytes) per URL against robots-parser's isAllowed per URL, same URLs, same file
-   * (measured 68.6-70.3x with the lazy DFA for small files, 311-326x, 1,701-1,854x).
+   * (measured 71.9-83.4x with the lazy DFA for small files, 261-322x, 1,997-2,087x with pair masks).
    */
-  batchedVsRobotsParser: { "2k": 34, "50k": 125, "512k": 800 },
-  /** WASM classify(bytes) per URL against the reference's classify(string[]) (measured 152-154x, 457-653x, 2,210-3,167x). */
-  batchedVsReference: { "2k": 75, "50k": 250, "512k": 1200 },
-  /** robots-parser's parse of the whole file against WASM parse + first classify, which builds the match plan (measured 2.7-3.9x, 4.5-5.5x, 5.7-6.0x). */
-  compileVsRobotsParser: { "2k": 1.3, "50k": 2.2, "512k": 2.8 },
+  batchedVsRobotsParser: { "2k": 36, "50k": 150, "512k": 1000 },
+  /** WASM classify(bytes) per URL against the reference's classify(string[]) (measured 155-156x, 506-693x, 3,588-4,235x). */
+  batchedVsReference: { "2k": 75, "50k": 250, "512k": 1800 },
+  /** robots-parser's parse of the whole file against WASM parse + first classify, which builds the match plan (measured 2.9-3.8x, 5.6-7.3x, 7.4-8.0x). */
+  compileVsRobotsParser: { "2k": 1.5, "50k": 2.8, "512k": 3.9 },
 } as const;
 
 type Size = keyof typeof FLOORS.batchedVsRobotsParser;
