@@ -3,7 +3,7 @@
 // should touch one entry, read in sequence with its neighbours, and the pattern bytes, instead of
 // the rank's rule fields, its masks and its pattern in three places.
 
-import { pathHasBytesOf, storeByteMask } from "./mask";
+import { pathHoldsMasks, storeRuleMasks } from "./mask";
 import { bytesEqual, matchesAfterPrefix } from "./pattern";
 import { RuleField, RuleFlag, RuleTable } from "./table";
 
@@ -17,7 +17,7 @@ const enum Field {
   LENGTH = 8,
   PREFIX = 12,
   /** The byte mask and the pair mask (mask.ts): two u64. */
-  MASK = 16,
+  MASKS = 16,
 }
 
 /** Writes the candidate entry of the rule of `rank` at `at`. */
@@ -30,7 +30,7 @@ export function writeCandidate(table: RuleTable, rank: u32, at: usize): void {
   store<u32>(at, <u32>pattern, Field.PATTERN);
   store<u32>(at, (length << 1) | (anchored ? 1 : 0), Field.LENGTH);
   store<u32>(at, table.ruleField(rule, RuleField.PREFIX_LENGTH), Field.PREFIX);
-  storeByteMask(pattern, length, at + Field.MASK);
+  storeRuleMasks(pattern, length, at + Field.MASKS);
 }
 
 // @ts-ignore: decorator
@@ -44,7 +44,7 @@ export function writeCandidate(table: RuleTable, rank: u32, at: usize): void {
  */
 // @ts-ignore: decorator
 @inline export function candidateMayMatch(at: usize, path: usize, length: usize): bool {
-  return pathHasBytesOf(at + Field.MASK, path, length);
+  return pathHoldsMasks(at + Field.MASKS, path, length);
 }
 
 /**

@@ -50,7 +50,7 @@ function buildBitTable(): usize {
  * Writes the masks a match of the pattern needs to `at`: the byte mask of its literal bytes (a
  * u64), then the pair mask of its adjacent literal bytes (a u64, one hashed bit per pair).
  */
-export function storeByteMask(pattern: usize, length: usize, at: usize): void {
+export function storeRuleMasks(pattern: usize, length: usize, at: usize): void {
   let mask: u64 = 0;
   let pairs: u64 = 0;
   let previous: u32 = Char.STAR;
@@ -67,10 +67,10 @@ export function storeByteMask(pattern: usize, length: usize, at: usize): void {
   store<u64>(at, pairs, 8);
 }
 
-/** The mask of the current path (see computePathMask). */
+/** The masks of the current path (see computePathMask). */
 let pathMask: u64 = 0;
 let pathPairs: u64 = 0;
-/** Whether pathMask belongs to the current path. */
+/** Whether pathMask and pathPairs belong to the current path. */
 let pathMaskReady: bool = false;
 
 /** Forgets the mask: the next test computes it for the new path. */
@@ -97,9 +97,9 @@ function computePathMask(path: usize, length: usize): void {
   pathMaskReady = true;
 }
 
-/** Whether the path holds every byte of the rule mask at `at` (computing the path's mask once). */
+/** Whether the path holds every byte and pair of the rule masks at `at` (computing the path's masks once). */
 // @ts-ignore: decorator
-@inline export function pathHasBytesOf(at: usize, path: usize, length: usize): bool {
+@inline export function pathHoldsMasks(at: usize, path: usize, length: usize): bool {
   if (!pathMaskReady) computePathMask(path, length);
   return ((load<u64>(at) & ~pathMask) | (load<u64>(at, 8) & ~pathPairs)) == 0;
 }
