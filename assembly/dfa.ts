@@ -72,6 +72,15 @@ let giveUpOnThrash = true;
 const STATE_BYTES: usize = 256 << 10;
 const SET_BYTES: usize = 256 << 10;
 
+/**
+ * Whether a selection of `rules` rules may get a DFA: each rule takes at least one position. (A
+ * larger one might fit after its repeated patterns are dropped, but finding them costs more than
+ * such rare files gain: the tree answers them.)
+ */
+export function dfaMayFit(rules: u32): bool {
+  return rules <= positionLimit;
+}
+
 /** For tests: the size limits, and whether a thrashing cache gives up (off: it only resets). */
 export function setDfaLimits(positions: u32, states: u32, giveUp: bool): void {
   positionLimit = min<u32>(positions, 0xffff);

@@ -140,21 +140,18 @@ export class GramIndex {
   return load<u8>(pattern + at) != Char.STAR && load<u8>(pattern + at + 1) != Char.STAR;
 }
 
-/** Counts, per bucket, the anywhere-grams of every rule (how crowded each gram is). */
-function countGrams(table: RuleTable, ranks: usize, n: u32, mask: u32, counts: usize): void {
+/** Counts, per bucket, the anywhere-grams of one kind (QUAD or PAIR) of every rule: how crowded each gram is. */
+function countGrams(table: RuleTable, ranks: usize, n: u32, mask: u32, counts: usize, kind: u32): void {
+  const width: usize = kind == Gram.QUAD ? 4 : 2;
   for (let i: u32 = 0; i < n; i++) {
     const rule = table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2)));
     const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
     const end = literalEnd(table, rule);
-    for (let at: usize = 0; at + 2 <= end; at++) {
-      if (at + 4 <= end && isQuadAt(pattern, at)) {
-        const slot = counts + (<usize>bucketOf(gramHash(Gram.QUAD, load<u32>(pattern + at)), mask) << 2);
-        store<u32>(slot, load<u32>(slot) + 1);
-      }
-      if (isPairAt(pattern, at)) {
-        const slot = counts + (<usize>bucketOf(gramHash(Gram.PAIR, load<u16>(pattern + at)), mask) << 2);
-        store<u32>(slot, load<u32>(slot) + 1);
-      }
+    for (let at: usize = 0; at + width <= end; at++) {
+      if (kind == Gram.QUAD ? !isQuadAt(pattern, at) : !isPairAt(pattern, at)) continue;
+      const gram = kind == Gram.QUAD ? load<u32>(pattern + at) : <u32>load<u16>(pattern + at);
+      const slot = counts + (<usize>bucketOf(gramHash(kind, gram), mask) << 2);
+      store<u32>(slot, load<u32>(slot) + 1);
     }
   }
 }
@@ -163,6 +160,10 @@ function countGrams(table: RuleTable, ranks: usize, n: u32, mask: u32, counts: u
 let chosenKind: u32 = Gram.ALWAYS;
 let chosenGram: u32 = 0;
 
+/**
+ * Chooses a rule's gram short of pairs (`counts`: of quads); chosenKind PAIR means the rule
+ * needs one (choosePair).
+ */
 function chooseGram(table: RuleTable, rule: u32, mask: u32, counts: usize): void {
   const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
   const end = literalEnd(table, rule);
@@ -203,6 +204,16 @@ function chooseGram(table: RuleTable, rule: u32, mask: u32, counts: usize): void
     chosenGram = <u32>load<u8>(pattern + end - 1);
     return;
   }
+  chosenKind = Gram.PAIR;
+  chosenGram = 0;
+}
+
+/** The pair of a rule that chooseGram left to pairs (`counts`: of pairs), or ALWAYS when it has none. */
+function choosePair(table: RuleTable, rule: u32, mask: u32, counts: usize): void {
+  const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
+  const end = literalEnd(table, rule);
+  let bestCost: u32 = NO_COST;
+  let bestGram: u32 = 0;
   for (let at: usize = 0; at + 2 <= end; at++) {
     if (!isPairAt(pattern, at)) continue;
     const gram = <u32>load<u16>(pattern + at);
@@ -244,7 +255,7 @@ export function buildGramIndex(table: RuleTable, ranks: usize, n: u32): GramInde
   // The hash each rule is filed under (ALWAYS rules: none), then a counting sort into buckets.
   const counts = heap.alloc(<usize>bucketCount << 2);
   memory.fill(counts, 0, <usize>bucketCount << 2);
-  countGrams(table, ranks, n, mask, counts);
+  countGrams(table, ranks, n, mask, counts, Gram.QUAD);
   const buckets = heap.alloc(max<usize>(<usize>n << 2, 4));
   const kinds = heap.alloc(max<usize>(<usize>n, 1));
   let pairRules: u32 = 0;
@@ -253,6 +264,19 @@ export function buildGramIndex(table: RuleTable, ranks: usize, n: u32): GramInde
     store<u8>(kinds + i, chosenKind);
     store<u32>(buckets + (<usize>i << 2), chosenGram);
     if (chosenKind == Gram.PAIR) pairRules++;
+  }
+  // Pairs are counted only when enough rules need them to be filed by pair (see below).
+  if (pairRules > FEW_PAIR_RULES) {
+    memory.fill(counts, 0, <usize>bucketCount << 2);
+    countGrams(table, ranks, n, mask, counts, Gram.PAIR);
+    pairRules = 0;
+    for (let i: u32 = 0; i < n; i++) {
+      if (load<u8>(kinds + i) != Gram.PAIR) continue;
+      choosePair(table, table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2))), mask, counts);
+      store<u8>(kinds + i, chosenKind);
+      store<u32>(buckets + (<usize>i << 2), chosenGram);
+      if (chosenKind == Gram.PAIR) pairRules++;
+    }
   }
   // Probing every pair of every path costs more than trying a few rules on each path.
   const pairsAsAlways = pairRules <= FEW_PAIR_RULES;

@@ -17,8 +17,8 @@
 // - Small selections (most files) also get a lazy DFA (dfa.ts), which answers first: one table
 //   lookup per path byte. The tree answers when there is none or when its state cache thrashes.
 
-import { distinctRanks } from "./distinct";
-import { buildDfa, Dfa, dfaBestRank, GAVE_UP } from "./dfa";
+import { distinctRanks, patternHash } from "./distinct";
+import { buildDfa, Dfa, dfaBestRank, dfaMayFit, GAVE_UP } from "./dfa";
 import { buildGramIndex, bestIndexedRank, GramIndex } from "./grams";
 import { candidateMatches, candidateMayMatch, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
 import { resetPathMask } from "./mask";
@@ -59,6 +59,17 @@ const enum NodeField {
   LABEL_LENGTH = 7,
   COUNT = 8,
 }
+
+/**
+ * LITERAL_BEST of a node not expanded yet (larger than any rank, other than NO_RANK): the node
+ * then holds its range of the plan's items and the length of its string in these fields.
+ */
+const UNEXPANDED: u32 = 0xfffffffe;
+const enum Unexpanded {
+  LO = NodeField.EDGE_START,
+  HI = NodeField.EDGE_COUNT,
+  DEPTH = NodeField.WILDCARD_START,
+}
 const NODE_FIELDS: u32 = NodeField.COUNT;
 
 /** Nodes with at most this many edges find one with a single vector compare. */
@@ -75,10 +86,16 @@ export class MatchPlan {
   grams: GramIndex | null;
   /** The lazy DFA of a small selection (dfa.ts), which answers before the tree; null for large ones. */
   dfa: Dfa | null;
+  /** The rules the unexpanded nodes hold (see expandNode), ITEM_BYTES each; 0 once every node is expanded. */
+  items: usize;
+  itemCount: u32;
+  /** Nodes not expanded yet. */
+  pending: u32;
 
   /** Bytes of linear memory the plan holds. */
   bytes(): usize {
     let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edgeBytes.capacity + this.wildcards.capacity;
+    if (this.items) total += <usize>this.itemCount * ITEM_BYTES;
     if (this.grams) total += changetype<GramIndex>(this.grams).bytes();
     if (this.dfa) total += changetype<Dfa>(this.dfa).bytes();
     return total;
@@ -88,6 +105,7 @@ export class MatchPlan {
     this.nodes.free();
     this.edgeBytes.free();
     this.wildcards.free();
+    if (this.items) heap.free(this.items);
     if (this.grams) changetype<GramIndex>(this.grams).free();
     if (this.dfa) changetype<Dfa>(this.dfa).free();
     heap.free(changetype<usize>(this));
@@ -155,19 +173,18 @@ function addNode(plan: MatchPlan): u32 {
 }
 
 
-/** Builds the plan for `table.selectedRules`. */
+/** Builds the plan for `table.selectedRules`; its tree grows as paths walk into it (expandNode). */
 export function buildPlan(table: RuleTable): MatchPlan {
   const count = <u32>(table.selectedRules.length >> 2);
   const plan = changetype<MatchPlan>(heap.alloc(offsetof<MatchPlan>()));
-  plan.nodes = Vec.create(<usize>count * (NODE_FIELDS << 2) + 64);
-  plan.edgeBytes = Vec.create(<usize>count + 64);
-  plan.wildcards = Vec.create(64);
   plan.grams = null;
 
   const ranks = heap.alloc(max<usize>(<usize>count << 2, 4));
-  const distinct = distinctRanks(table, count, ranks);
-  plan.dfa = buildDfa(table, ranks, distinct);
-  const items = heap.alloc(max<usize>(<usize>distinct * ITEM_BYTES, 4));
+  // The DFA needs every repeat dropped; the tree only repeated wildcard rules (see distinctRanks).
+  const small = dfaMayFit(count);
+  const distinct = distinctRanks(table, count, ranks, !small);
+  plan.dfa = small ? buildDfa(table, ranks, distinct) : null;
+  const items = heap.alloc(max<usize>(<usize>distinct * ITEM_BYTES, ITEM_BYTES));
   for (let i: u32 = 0; i < distinct; i++) {
     const rank = load<u32>(ranks + (<usize>i << 2));
     const rule = ruleOf(table, rank);
@@ -178,14 +195,17 @@ export function buildPlan(table: RuleTable): MatchPlan {
     store<u32>(item, table.ruleField(rule, RuleField.PREFIX_LENGTH), 8);
   }
   heap.free(ranks);
-  buildTree(table, plan, items, distinct);
-  heap.free(items);
-  indexCrowdedNodes(table, plan, count);
-  plan.nodes.shrink();
-  memory.fill(plan.edgeBytes.reserve(16), 0, 16);
-  plan.edgeBytes.length += 16;
-  plan.edgeBytes.shrink();
-  plan.wildcards.shrink();
+  const kept = indexCrowdedPrefixes(table, plan, items, distinct, count);
+
+  // A radix tree over n strings has at most 2n - 1 nodes; most have about n.
+  plan.nodes = Vec.create((<usize>kept + 1) * (NODE_FIELDS << 2));
+  plan.edgeBytes = Vec.create(<usize>kept + 16);
+  plan.wildcards = Vec.create(64);
+  plan.items = items;
+  plan.itemCount = max<u32>(distinct, 1);
+  const root = addNode(plan);
+  setUnexpanded(plan, root, 0, kept, 0);
+  plan.pending = 1;
   return plan;
 }
 
@@ -194,27 +214,28 @@ const SMALL_RANGE: u32 = 16;
 
 /**
  * Sorts items[lo, hi) stably by the byte of their prefix at `depth`, rules whose prefix ends at
- * `depth` first (key 0; byte b is key b + 1). `keys` (u16) and `scratch` (items) have room for
- * the range.
+ * `depth` first (key 0; byte b is key b + 1).
  */
-function sortByByte(items: usize, lo: u32, hi: u32, depth: u32, keys: usize, scratch: usize): void {
+function sortByByte(items: usize, lo: u32, hi: u32, depth: u32): void {
   const n = hi - lo;
   const range = items + <usize>lo * ITEM_BYTES;
   if (n <= SMALL_RANGE) {
+    const held = heldItem;
     for (let i: u32 = 1; i < n; i++) {
-      copyItem(scratch, range + <usize>i * ITEM_BYTES);
-      const key = keyAt(scratch, depth);
+      copyItem(held, range + <usize>i * ITEM_BYTES);
+      const key = keyAt(held, depth);
       let j = i;
       while (j > 0 && keyAt(range + <usize>(j - 1) * ITEM_BYTES, depth) > key) {
         copyItem(range + <usize>j * ITEM_BYTES, range + <usize>(j - 1) * ITEM_BYTES);
         j--;
       }
-      copyItem(range + <usize>j * ITEM_BYTES, scratch);
+      copyItem(range + <usize>j * ITEM_BYTES, held);
     }
     return;
   }
   // A counting sort over the keys present only (most ranges use a few dozen byte values): keys
   // are read once into `keys`, counted, and the items placed through `scratch`.
+  const keys = heap.alloc(<usize>n << 1);
   let low: u32 = 257;
   let high: u32 = 0;
   for (let i: u32 = 0; i < n; i++) {
@@ -224,7 +245,10 @@ function sortByByte(items: usize, lo: u32, hi: u32, depth: u32, keys: usize, scr
     high = max(high, key);
   }
   // One key (the root's `/`, a node's single next byte): already in order.
-  if (low == high) return;
+  if (low == high) {
+    heap.free(keys);
+    return;
+  }
   const counts = byteCounts.data;
   memory.fill(counts + (<usize>low << 2), 0, <usize>(high - low + 2) << 2);
   for (let i: u32 = 0; i < n; i++) {
@@ -232,6 +256,7 @@ function sortByByte(items: usize, lo: u32, hi: u32, depth: u32, keys: usize, scr
     store<u32>(at, load<u32>(at) + 1);
   }
   for (let key = low + 1; key <= high; key++) store<u32>(counts + (<usize>key << 2), load<u32>(counts + (<usize>key << 2)) + load<u32>(counts + (<usize>(key - 1) << 2)));
+  const scratch = heap.alloc(<usize>n * ITEM_BYTES);
   for (let i: u32 = 0; i < n; i++) {
     const at = counts + (<usize>load<u16>(keys + (<usize>i << 1)) << 2);
     const slot = load<u32>(at);
@@ -239,10 +264,14 @@ function sortByByte(items: usize, lo: u32, hi: u32, depth: u32, keys: usize, scr
     store<u32>(at, slot + 1);
   }
   memory.copy(range, scratch, <usize>n * ITEM_BYTES);
+  heap.free(scratch);
+  heap.free(keys);
 }
 
 /** Counters of sortByByte (258 u32). */
 let byteCounts: Vec = Vec.create(258 << 2);
+/** The item an insertion sort holds while it shifts the others. */
+const heldItem: usize = heap.alloc(ITEM_BYTES);
 
 /** 0 if the item's prefix ends at `depth`, else its byte there + 1. */
 // @ts-ignore: decorator
@@ -250,115 +279,147 @@ let byteCounts: Vec = Vec.create(258 << 2);
   return itemPrefixLength(item) == depth ? 0 : <u32>load<u8>(itemPrefix(item) + depth) + 1;
 }
 
-/**
- * The radix tree over the `count` items listed by ascending rank (reordered in place), built
- * breadth-first by splitting ranges of ranks (a most-significant-byte radix
- * sort, linear in the prefix bytes): the rules of a range share the node's string; those whose
- * prefix ends there are filed at the node, the others are split by their next byte into edges
- * labelled with the group's common prefix. Splits are stable, so every list stays in rank order.
- */
-function buildTree(table: RuleTable, plan: MatchPlan, items: usize, count: u32): void {
-  const scratch = heap.alloc(max<usize>(<usize>count * ITEM_BYTES, ITEM_BYTES));
-  const keys = heap.alloc(max<usize>(<usize>count << 1, 2));
-  // Work items: node, lo, hi, depth (4 u32 each).
-  const work = Vec.create(256);
-  const root = addNode(plan);
-  work.pushU32(root);
-  work.pushU32(0);
-  work.pushU32(count);
-  work.pushU32(0);
-  let next: usize = 0;
-  while (next < work.length) {
-    const node = work.u32At((next >> 2));
-    let lo = work.u32At((next >> 2) + 1);
-    const hi = work.u32At((next >> 2) + 2);
-    const depth = work.u32At((next >> 2) + 3);
-    next += 16;
-    sortByByte(items, lo, hi, depth, keys, scratch);
-
-    // Rules whose literal prefix is exactly this node's string.
-    let literalBest = NO_RANK;
-    let exactBest = NO_RANK;
-    const wildcardStart = <u32>(plan.wildcards.length / CANDIDATE_BYTES);
-    while (lo < hi) {
-      const item = items + <usize>lo * ITEM_BYTES;
-      if (itemPrefixLength(item) != depth) break;
-      const rank = itemRank(item);
-      const flags = load<u32>(item);
-      if (flags & ITEM_WILDCARD) {
-        writeCandidate(table, rank, plan.wildcards.reserve(CANDIDATE_BYTES));
-        plan.wildcards.length += CANDIDATE_BYTES;
-      }
-      else if (flags & ITEM_ANCHORED) exactBest = min(exactBest, rank);
-      else literalBest = min(literalBest, rank);
-      lo++;
-    }
-    setNodeField(plan, node, NodeField.LITERAL_BEST, literalBest);
-    setNodeField(plan, node, NodeField.EXACT_BEST, exactBest);
-    setNodeField(plan, node, NodeField.WILDCARD_START, wildcardStart);
-    setNodeField(plan, node, NodeField.WILDCARD_COUNT, <u32>(plan.wildcards.length / CANDIDATE_BYTES) - wildcardStart);
-
-    // The rest, grouped by the byte after this node's string.
-    const edgeStart = <u32>plan.edgeBytes.length;
-    let edgeCount: u32 = 0;
-    while (lo < hi) {
-      const first = items + <usize>lo * ITEM_BYTES;
-      const firstPrefix = itemPrefix(first);
-      const byte = <u32>load<u8>(firstPrefix + depth);
-      // The group's common prefix: the first member's, cut wherever another member differs.
-      let common = itemPrefixLength(first);
-      let end = lo + 1;
-      while (end < hi) {
-        const other = items + <usize>end * ITEM_BYTES;
-        const otherPrefix = itemPrefix(other);
-        if (<u32>load<u8>(otherPrefix + depth) != byte) break;
-        common = min(common, itemPrefixLength(other));
-        let i = depth + 1;
-        while (i < common && load<u8>(firstPrefix + i) == load<u8>(otherPrefix + i)) i++;
-        common = i;
-        end++;
-      }
-      const child = addNode(plan);
-      plan.edgeBytes.pushU8(byte);
-      setNodeField(plan, child, NodeField.LABEL_START, <u32>(firstPrefix + depth - table.pool.data));
-      setNodeField(plan, child, NodeField.LABEL_LENGTH, common - depth);
-      work.pushU32(child);
-      work.pushU32(lo);
-      work.pushU32(end);
-      work.pushU32(common);
-      edgeCount++;
-      lo = end;
-    }
-    setNodeField(plan, node, NodeField.EDGE_START, edgeStart);
-    setNodeField(plan, node, NodeField.EDGE_COUNT, edgeCount);
-  }
-  work.free();
-  heap.free(scratch);
-  heap.free(keys);
+/** Marks a node as not expanded yet, holding the rules items[lo, hi), whose prefixes share its string of `depth` bytes. */
+// @ts-ignore: decorator
+@inline function setUnexpanded(plan: MatchPlan, node: u32, lo: u32, hi: u32, depth: u32): void {
+  setNodeField(plan, node, NodeField.LITERAL_BEST, UNEXPANDED);
+  setNodeField(plan, node, Unexpanded.LO, lo);
+  setNodeField(plan, node, Unexpanded.HI, hi);
+  setNodeField(plan, node, Unexpanded.DEPTH, depth);
 }
 
 /**
- * Moves the wildcard rules of every node with more than nodeWildcardLimit of them to the gram
- * index, and empties those nodes' lists (the walk then leaves them to the index).
+ * Expands a node of the radix tree the first time a walk enters it, so that a plan costs only the
+ * nodes its paths reach (a crawler often checks a few URLs per site). The node's items are split
+ * as a step of a most-significant-byte radix sort: those whose prefix ends at the node's string
+ * are filed at the node; the others, grouped by their next byte, become its children (unexpanded),
+ * each labelled with its group's common prefix. Splits are stable, so every list stays in rank order.
  */
-function indexCrowdedNodes(table: RuleTable, plan: MatchPlan, count: u32): void {
-  const nodeCount = <u32>(plan.nodes.length / (NODE_FIELDS << 2));
-  // Marks per rank, so that the index gets its ranks in ascending order.
-  const marked = heap.alloc(max<usize>(<usize>count, 1));
-  memory.fill(marked, 0, <usize>count);
-  let indexed: u32 = 0;
-  for (let node: u32 = 0; node < nodeCount; node++) {
-    const n = nodeField(plan, node, NodeField.WILDCARD_COUNT);
-    if (n <= nodeWildcardLimit) continue;
-    const start = nodeField(plan, node, NodeField.WILDCARD_START);
-    for (let i: u32 = 0; i < n; i++) store<u8>(marked + candidateRank(plan.wildcards.data + <usize>(start + i) * CANDIDATE_BYTES), 1);
-    setNodeField(plan, node, NodeField.WILDCARD_COUNT, 0);
-    indexed += n;
+function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
+  const items = plan.items;
+  let lo = nodeField(plan, node, Unexpanded.LO);
+  const hi = nodeField(plan, node, Unexpanded.HI);
+  const depth = nodeField(plan, node, Unexpanded.DEPTH);
+  sortByByte(items, lo, hi, depth);
+
+  // Rules whose literal prefix is exactly this node's string.
+  let literalBest = NO_RANK;
+  let exactBest = NO_RANK;
+  const wildcardStart = <u32>(plan.wildcards.length / CANDIDATE_BYTES);
+  while (lo < hi) {
+    const item = items + <usize>lo * ITEM_BYTES;
+    if (itemPrefixLength(item) != depth) break;
+    const rank = itemRank(item);
+    const flags = load<u32>(item);
+    if (flags & ITEM_WILDCARD) {
+      writeCandidate(table, rank, plan.wildcards.reserve(CANDIDATE_BYTES));
+      plan.wildcards.length += CANDIDATE_BYTES;
+    }
+    else if (flags & ITEM_ANCHORED) exactBest = min(exactBest, rank);
+    else literalBest = min(literalBest, rank);
+    lo++;
   }
+
+  // The rest, grouped by the byte after this node's string.
+  const edgeStart = <u32>plan.edgeBytes.length;
+  let edgeCount: u32 = 0;
+  while (lo < hi) {
+    const first = items + <usize>lo * ITEM_BYTES;
+    const firstPrefix = itemPrefix(first);
+    const byte = <u32>load<u8>(firstPrefix + depth);
+    // The group's common prefix: the first member's, cut wherever another member differs.
+    let common = itemPrefixLength(first);
+    let end = lo + 1;
+    while (end < hi) {
+      const other = items + <usize>end * ITEM_BYTES;
+      const otherPrefix = itemPrefix(other);
+      if (<u32>load<u8>(otherPrefix + depth) != byte) break;
+      common = min(common, itemPrefixLength(other));
+      let i = depth + 1;
+      while (i < common && load<u8>(firstPrefix + i) == load<u8>(otherPrefix + i)) i++;
+      common = i;
+      end++;
+    }
+    const child = addNode(plan);
+    plan.edgeBytes.pushU8(byte);
+    setNodeField(plan, child, NodeField.LABEL_START, <u32>(firstPrefix + depth - table.pool.data));
+    setNodeField(plan, child, NodeField.LABEL_LENGTH, common - depth);
+    setUnexpanded(plan, child, lo, end, common);
+    edgeCount++;
+    lo = end;
+  }
+  // findEdge loads 16 edge bytes at once.
+  plan.edgeBytes.reserve(VECTOR_EDGES);
+  setNodeField(plan, node, NodeField.LITERAL_BEST, literalBest);
+  setNodeField(plan, node, NodeField.EXACT_BEST, exactBest);
+  setNodeField(plan, node, NodeField.WILDCARD_START, wildcardStart);
+  setNodeField(plan, node, NodeField.WILDCARD_COUNT, <u32>(plan.wildcards.length / CANDIDATE_BYTES) - wildcardStart);
+  setNodeField(plan, node, NodeField.EDGE_START, edgeStart);
+  setNodeField(plan, node, NodeField.EDGE_COUNT, edgeCount);
+
+  plan.pending += edgeCount - 1;
+  if (plan.pending == 0) {
+    // The whole tree is built: the items are no longer needed.
+    heap.free(plan.items);
+    plan.items = 0;
+    plan.nodes.shrink();
+    plan.wildcards.shrink();
+  }
+}
+
+/**
+ * Sends the wildcard rules of crowded prefixes (more than nodeWildcardLimit rules with one
+ * literal prefix, which would be one node's list) to the gram index, and removes them from the
+ * `count` items. Returns how many items are left. `rankCount` is the size of the selection.
+ */
+function indexCrowdedPrefixes(table: RuleTable, plan: MatchPlan, items: usize, count: u32, rankCount: u32): u32 {
+  let wildcards: u32 = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    if (load<u32>(items + <usize>i * ITEM_BYTES) & ITEM_WILDCARD) wildcards++;
+  }
+  if (wildcards <= nodeWildcardLimit) return count;
+  // Wildcard rules per prefix (prefixSlot).
+  let slots: u32 = 16;
+  while (slots < wildcards * 2) slots <<= 1;
+  const set = heap.alloc(<usize>slots << 4);
+  memory.fill(set, 0, <usize>slots << 4);
+  // Each wildcard item's slot, in item order.
+  const slotOf = heap.alloc(<usize>wildcards << 2);
+  let w: usize = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const item = items + <usize>i * ITEM_BYTES;
+    if (!(load<u32>(item) & ITEM_WILDCARD)) continue;
+    const slot = prefixSlot(set, slots, item);
+    store<u32>(slot, load<u32>(slot, 12) + 1, 12);
+    store<u32>(slotOf + (w << 2), <u32>slot);
+    w++;
+  }
+  // Crowded rules are marked by rank, so that the index gets its ranks in ascending order.
+  const marked = heap.alloc(max<usize>(<usize>rankCount, 1));
+  memory.fill(marked, 0, <usize>rankCount);
+  let indexed: u32 = 0;
+  let kept: u32 = 0;
+  w = 0;
+  for (let i: u32 = 0; i < count; i++) {
+    const item = items + <usize>i * ITEM_BYTES;
+    if (load<u32>(item) & ITEM_WILDCARD) {
+      const crowded = load<u32>(<usize>load<u32>(slotOf + (w << 2)), 12) > nodeWildcardLimit;
+      w++;
+      if (crowded) {
+        store<u8>(marked + itemRank(item), 1);
+        indexed++;
+        continue;
+      }
+    }
+    copyItem(items + <usize>kept * ITEM_BYTES, item);
+    kept++;
+  }
+  heap.free(slotOf);
+  heap.free(set);
   if (indexed > 0) {
     const ranks = heap.alloc(<usize>indexed << 2);
     let at: usize = 0;
-    for (let rank: u32 = 0; rank < count; rank++) {
+    for (let rank: u32 = 0; rank < rankCount; rank++) {
       if (!load<u8>(marked + rank)) continue;
       store<u32>(ranks + at, rank);
       at += 4;
@@ -367,6 +428,30 @@ function indexCrowdedNodes(table: RuleTable, plan: MatchPlan, count: u32): void 
     heap.free(ranks);
   }
   heap.free(marked);
+  return kept;
+}
+
+/**
+ * The slot of a set of prefixes (see indexCrowdedPrefixes: per slot the prefix's hash, address,
+ * length and a count; address 0 when empty) for the item's prefix, filed there if new.
+ */
+function prefixSlot(set: usize, slots: u32, item: usize): usize {
+  const prefix = itemPrefix(item);
+  const length = itemPrefixLength(item);
+  const hash = patternHash(prefix, length);
+  let slot = hash & (slots - 1);
+  while (true) {
+    const at = set + (<usize>slot << 4);
+    const other = <usize>load<u32>(at, 4);
+    if (other == 0) {
+      store<u32>(at, hash);
+      store<u32>(at, <u32>prefix, 4);
+      store<u32>(at, length, 8);
+      return at;
+    }
+    if (load<u32>(at) == hash && load<u32>(at, 8) == length && bytesEqual(other, prefix, length)) return at;
+    slot = (slot + 1) & (slots - 1);
+  }
 }
 
 // ---- Matching --------------------------------------------------------------------------------
@@ -411,6 +496,7 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
   let pos: usize = 0;
   const pool = table.pool.data;
   while (true) {
+    if (nodeField(plan, node, NodeField.LITERAL_BEST) == UNEXPANDED) expandNode(table, plan, node);
     store<u32>(visitedAt + (<usize>visitedCount << 2), node);
     visitedCount++;
     best = min(best, nodeField(plan, node, NodeField.LITERAL_BEST));

@@ -49,12 +49,18 @@ export function selectAgents(table: RuleTable, agents: usize, agentsLength: usiz
   table.scope = anySpecific ? Scope.SPECIFIC : anyGlobal ? Scope.GLOBAL : Scope.NONE;
 
   const rules = table.selectedRules;
-  rules.length = 0;
   const count = table.ruleCount;
+  rules.length = 0;
+  const out = rules.reserve(<usize>count << 2);
+  let kept: usize = 0;
   for (let i: u32 = 0; i < count; i++) {
     const rule = table.order.u32At(i);
-    if (load<u8>(selected.data + table.ruleField(rule, RuleField.GROUP))) rules.pushU32(rule);
+    if (load<u8>(selected.data + table.ruleField(rule, RuleField.GROUP))) {
+      store<u32>(out + (kept << 2), rule);
+      kept++;
+    }
   }
+  rules.length = kept << 2;
   rules.shrink();
   table.selectionValid = true;
   // The match plan indexes the selected rules; it is rebuilt lazily for the new selection.
