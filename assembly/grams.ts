@@ -374,14 +374,37 @@ export function bestIndexedRank(index: GramIndex, path: usize, length: usize, be
   if (length >= 1) best = probe(index, Gram.BYTE_AT_END, <u32>load<u8>(path + length - 1), best);
   if (length >= 2) best = probe(index, Gram.PAIR_AT_END, <u32>load<u16>(path + length - 2), best);
   if (length >= 4) best = probe(index, Gram.QUAD_AT_END, load<u32>(path + length - 4), best);
-  if (index.anyQuads) {
-    for (let at: usize = 0; at + 4 <= length && best > index.firstRank; at++) {
-      best = probe(index, Gram.QUAD, load<u32>(path + at), best);
+  if (index.anyQuads && length >= 4) best = probeAll(index, Gram.QUAD, path, length - 3, best);
+  if (index.anyPairs && length >= 2) best = probeAll(index, Gram.PAIR, path, length - 1, best);
+  return best;
+}
+
+/** The gram of a kind (QUAD or PAIR) at `at`. */
+// @ts-ignore: decorator
+@inline function gramAt(kind: u32, at: usize): u32 {
+  return kind == Gram.QUAD ? load<u32>(at) : <u32>load<u16>(at);
+}
+
+/**
+ * Probes the grams of a kind at the path's first `positions` offsets. The filter is tested for 64
+ * offsets at a time without a branch, collecting a bit per offset; only the offsets that pass
+ * cost a branch and a bucket read (a branch per offset would mispredict on every pass).
+ */
+function probeAll(index: GramIndex, kind: u32, path: usize, positions: usize, best: u32): u32 {
+  const filter = index.filter.data;
+  const shift = index.filterShift;
+  for (let base: usize = 0; base < positions; base += 64) {
+    const end = min<usize>(positions, base + 64);
+    let passed: u64 = 0;
+    for (let at = base; at < end; at++) {
+      const bit = filterBit(gramHash(kind, gramAt(kind, path + at)), shift);
+      passed |= <u64>((<u32>load<u8>(filter + (bit >>> 3)) >>> (bit & 7)) & 1) << <u64>(at - base);
     }
-  }
-  if (index.anyPairs) {
-    for (let at: usize = 0; at + 2 <= length && best > index.firstRank; at++) {
-      best = probe(index, Gram.PAIR, <u32>load<u16>(path + at), best);
+    while (passed != 0) {
+      const at = base + <usize>ctz(passed);
+      passed &= passed - 1;
+      best = readBucket(index, gramHash(kind, gramAt(kind, path + at)), best);
+      if (best <= index.firstRank) return best;
     }
   }
   return best;

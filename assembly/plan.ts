@@ -8,7 +8,10 @@
 //   in a radix tree (a path-compressed byte trie). One walk along the path visits every node whose
 //   string is a prefix of the path: literal rules ending there match, `$`-anchored literal rules
 //   match if the walk ends there with the path consumed, and wildcard rules filed there are
-//   candidates whose remaining segments are checked.
+//   candidates whose remaining segments are checked. The tree grows as walks reach it: a node is
+//   split into its children the first time a walk enters it (expandNode), so a plan costs what
+//   its paths need (crawlers often check a few URLs per site; a batch of millions expands the
+//   tree once, in its first few thousand URLs).
 // - Nodes with many wildcard rules (real files carry hundreds of `/*...` rules whose prefix is
 //   `/`) hand them to the gram index (grams.ts) instead, so a path only checks the rules filed
 //   under the short byte strings it contains.
@@ -51,7 +54,10 @@ const enum NodeField {
   /** Range of `wildcards` (in entries): wildcard rules whose prefix is this node's string, in rank order. */
   WILDCARD_START = 2,
   WILDCARD_COUNT = 3,
-  /** Range of `edgeBytes` (edge indices), sorted by first byte. */
+  /**
+   * Range of `edgeBytes` (edge indices), sorted by first byte. A wide node's count also holds,
+   * from bit WIDE_SHIFT, its table in `wideEdges` + 1.
+   */
   EDGE_START = 4,
   EDGE_COUNT = 5,
   /** The label of the edge into this node: bytes of some rule's pattern in the table pool. */
@@ -74,12 +80,21 @@ const NODE_FIELDS: u32 = NodeField.COUNT;
 
 /** Nodes with at most this many edges find one with a single vector compare. */
 const VECTOR_EDGES: u32 = 16;
+/**
+ * Wider nodes (up to 254 edges, so that an edge + 1 fits a byte) get a table of 256 bytes, the
+ * edge + 1 of each byte value (0: none): one load instead of a binary search whose every step
+ * is a branch the CPU cannot predict. Wider ones are searched.
+ */
+const WIDE_EDGES_MAX: u32 = 254;
+const WIDE_SHIFT: u32 = 9;
 
 @unmanaged
 export class MatchPlan {
   nodes: Vec;
   /** The first byte of each edge's label (then 16 bytes of padding for vector loads). */
   edgeBytes: Vec;
+  /** The edge tables of wide nodes (see WIDE_EDGES_MAX), 256 bytes each. */
+  wideEdges: Vec;
   /** Candidate entries (candidates.ts) of the wildcard rules filed at nodes. */
   wildcards: Vec;
   /** The gram index of the rules taken from crowded nodes (null when no node is crowded). */
@@ -94,7 +109,8 @@ export class MatchPlan {
 
   /** Bytes of linear memory the plan holds. */
   bytes(): usize {
-    let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edgeBytes.capacity + this.wildcards.capacity;
+    let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edgeBytes.capacity + this.wideEdges.capacity +
+      this.wildcards.capacity;
     if (this.items) total += <usize>this.itemCount * ITEM_BYTES;
     if (this.grams) total += changetype<GramIndex>(this.grams).bytes();
     if (this.dfa) total += changetype<Dfa>(this.dfa).bytes();
@@ -104,6 +120,7 @@ export class MatchPlan {
   free(): void {
     this.nodes.free();
     this.edgeBytes.free();
+    this.wideEdges.free();
     this.wildcards.free();
     if (this.items) heap.free(this.items);
     if (this.grams) changetype<GramIndex>(this.grams).free();
@@ -197,9 +214,11 @@ export function buildPlan(table: RuleTable): MatchPlan {
   heap.free(ranks);
   const kept = indexCrowdedPrefixes(table, plan, items, distinct, count);
 
-  // A radix tree over n strings has at most 2n - 1 nodes; most have about n.
-  plan.nodes = Vec.create((<usize>kept + 1) * (NODE_FIELDS << 2));
+  // A radix tree over n strings has at most 2n - 1 nodes; real and generated files have about
+  // 1.1n (repeated literal patterns share one).
+  plan.nodes = Vec.create((<usize>kept + (kept >> 2) + 1) * (NODE_FIELDS << 2));
   plan.edgeBytes = Vec.create(<usize>kept + 16);
+  plan.wideEdges = Vec.create(0);
   plan.wildcards = Vec.create(64);
   plan.items = items;
   plan.itemCount = max<u32>(distinct, 1);
@@ -355,7 +374,17 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
   setNodeField(plan, node, NodeField.WILDCARD_START, wildcardStart);
   setNodeField(plan, node, NodeField.WILDCARD_COUNT, <u32>(plan.wildcards.length / CANDIDATE_BYTES) - wildcardStart);
   setNodeField(plan, node, NodeField.EDGE_START, edgeStart);
-  setNodeField(plan, node, NodeField.EDGE_COUNT, edgeCount);
+  let countField = edgeCount;
+  if (edgeCount > VECTOR_EDGES && edgeCount <= WIDE_EDGES_MAX) {
+    const wide = <u32>(plan.wideEdges.length >> 8);
+    const table = plan.wideEdges.reserve(256);
+    plan.wideEdges.length += 256;
+    memory.fill(table, 0, 256);
+    const bytes = plan.edgeBytes.data + edgeStart;
+    for (let k: u32 = 0; k < edgeCount; k++) store<u8>(table + <usize>load<u8>(bytes + k), k + 1);
+    countField |= (wide + 1) << WIDE_SHIFT;
+  }
+  setNodeField(plan, node, NodeField.EDGE_COUNT, countField);
 
   plan.pending += edgeCount - 1;
   if (plan.pending == 0) {
@@ -364,6 +393,7 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
     plan.items = 0;
     plan.nodes.shrink();
     plan.wildcards.shrink();
+    plan.wideEdges.shrink();
   }
 }
 
@@ -461,13 +491,18 @@ let visited: Vec = Vec.create(256);
 
 const NO_EDGE: u32 = 0xffffffff;
 
-/** The edge among `count` from `start` whose label starts with `byte`, or NO_EDGE. */
+/** The edge among `count` (a node's EDGE_COUNT field) from `start` whose label starts with `byte`, or NO_EDGE. */
 // @ts-ignore: decorator
 @inline function findEdge(plan: MatchPlan, start: u32, count: u32, byte: u32): u32 {
   const bytes = plan.edgeBytes.data;
   if (count <= VECTOR_EDGES) {
     const hits = i8x16.bitmask(i8x16.eq(v128.load(bytes + start), i8x16.splat(<i8>byte))) & ((<u32>1 << count) - 1);
     return hits != 0 ? start + ctz(hits) : NO_EDGE;
+  }
+  const wide = count >> WIDE_SHIFT;
+  if (wide != 0) {
+    const edge = <u32>load<u8>(plan.wideEdges.data + (<usize>(wide - 1) << 8) + byte);
+    return edge != 0 ? start + edge - 1 : NO_EDGE;
   }
   let lo = start;
   let hi = start + count;

@@ -75,4 +75,36 @@ describe.each(wasmImplementations)("$name agrees with the reference", (wasm) => 
       { seed, numRuns: Math.ceil(numRuns / 5) },
     );
   });
+
+  // The match plan's tree grows as paths reach it (a node expands when a walk first enters it),
+  // and a node with more than 16 edges finds them through a byte table. Rules here share short
+  // prefixes that branch on dozens of bytes, and the URLs are decided in an order where some
+  // nodes expand between two URLs of one batch and others only in a later batch.
+  it.each(profiles)("on wide tree nodes, expanded as batches reach them (%s)", (profile) => {
+    const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789-_.~!'()+,;=:@%";
+    const piece = fc.string({ unit: fc.constantFrom(...alphabet), minLength: 0, maxLength: 3 });
+    const rule = fc.tuple(fc.constantFrom("Allow", "Disallow"), fc.constantFrom("/", "/w/", "/w/x"), piece, fc.constantFrom("", "*", "$", "*z", "*-$"))
+      .map(([key, prefix, tail, end]) => `${key}: ${prefix}${tail}${end}`);
+    const path = fc.tuple(fc.constantFrom("/", "/w/", "/w/x", "/w/xy"), piece, piece).map(([prefix, a, b]) => `https://example.com${prefix}${a}${b}`);
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 20, maxLength: 120 }), fc.array(path, { minLength: 1, maxLength: 60 }), (rules, urls) => {
+        const body = `User-agent: *\n${rules.join("\n")}\n`;
+        const actual = wasm.parse(body, { profile });
+        const expected = reference.parse(body, { profile });
+        try {
+          const half = urls.length >> 1;
+          const oracle = Array.from(expected.classifyWithLines(urls, "FooBot").lines);
+          // First one URL, then the rest in two batches, then all again on the grown tree.
+          const lines = [urls.slice(0, 1), urls.slice(1, half), urls.slice(Math.max(1, half))]
+            .flatMap((batch) => (batch.length > 0 ? Array.from(actual.classifyWithLines(batch, "FooBot").lines) : []));
+          expect(lines).toEqual(oracle);
+          expect(Array.from(actual.classifyWithLines(urls, "FooBot").lines)).toEqual(oracle);
+        } finally {
+          actual.dispose();
+          expected.dispose();
+        }
+      }),
+      { seed, numRuns: Math.ceil(numRuns / 5) },
+    );
+  });
 });
