@@ -4,10 +4,10 @@
 import { decideBatch } from "./batch";
 import { matchAll as matchAllRules } from "./match";
 import { selectAgents as select } from "./select";
-import { MatchPlan, setWildcardIndexLimit } from "./plan";
+import { buildPlan, expandWholeTree, MatchPlan, setWildcardIndexLimit } from "./plan";
 import { setDfaLimits } from "./dfa";
 import { compileRobots } from "./parse";
-import { AGENT_FIELDS, RECORD_FIELDS, RuleField, RuleFlag, RuleTable } from "./table";
+import { AGENT_FIELDS, RECORD_FIELDS, RuleField, RuleFlag, RuleTable, Scope } from "./table";
 import { Char } from "./chars";
 import { countByte } from "./scan";
 
@@ -143,6 +143,19 @@ export function tableBytes(table: usize): usize {
   return offsetof<RuleTable>() + t.rules.capacity + t.order.capacity + t.pool.capacity + t.agents.capacity +
     t.records.capacity + t.text.capacity + t.lines.capacity + t.selectedFor.capacity + t.selectedGroups.capacity + t.selectedRules.capacity +
     (t.plan ? changetype<MatchPlan>(t.plan).bytes() : 0);
+}
+
+/**
+ * Builds the whole match plan of the current selection now (the tree otherwise grows as paths
+ * reach it), so that the benchmark can report what a full plan costs. Returns tableBytes.
+ */
+export function expandPlan(table: usize): usize {
+  const t = changetype<RuleTable>(table);
+  if (t.selectionValid && t.scope != Scope.NONE && t.selectedRules.length > 0) {
+    if (!t.plan) t.plan = buildPlan(t);
+    expandWholeTree(t, changetype<MatchPlan>(t.plan));
+  }
+  return tableBytes(table);
 }
 
 /**

@@ -397,6 +397,14 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
   }
 }
 
+/** Expands every node not expanded yet: the plan as a batch that reached every node leaves it. */
+export function expandWholeTree(table: RuleTable, plan: MatchPlan): void {
+  // Children are added after their parent, so one pass in node order reaches them all.
+  for (let node: u32 = 0; plan.pending > 0 && node < <u32>(plan.nodes.length / (NODE_FIELDS << 2)); node++) {
+    if (nodeField(plan, node, NodeField.LITERAL_BEST) == UNEXPANDED) expandNode(table, plan, node);
+  }
+}
+
 /**
  * Sends the wildcard rules of crowded prefixes (more than nodeWildcardLimit rules with one
  * literal prefix, which would be one node's list) to the gram index, and removes them from the

@@ -18,13 +18,18 @@ import { GENERATED, generatedWorkload } from "./workloads.js";
 const FLOORS = {
   /**
    * WASM classify(bytes) per URL against robots-parser's isAllowed per URL, same URLs, same file
-   * (measured 71.9-83.4x with the lazy DFA for small files, 261-322x, 1,997-2,087x with pair masks).
+   * (measured 72.7-76.4x with the lazy DFA for small files, 293-403x, 2,016-2,482x with a lazy tree).
    */
-  batchedVsRobotsParser: { "2k": 36, "50k": 150, "512k": 1000 },
-  /** WASM classify(bytes) per URL against the reference's classify(string[]) (measured 155-156x, 506-693x, 3,588-4,235x). */
-  batchedVsReference: { "2k": 75, "50k": 250, "512k": 1800 },
-  /** robots-parser's parse of the whole file against WASM parse + first classify, which builds the match plan (measured 2.9-3.8x, 5.6-7.3x, 7.4-8.0x). */
-  compileVsRobotsParser: { "2k": 1.5, "50k": 2.8, "512k": 3.9 },
+  batchedVsRobotsParser: { "2k": 37, "50k": 157, "512k": 1180 },
+  /** WASM classify(bytes) per URL against the reference's classify(string[]) (measured 153-168x, 626-868x, 3,495-4,180x). */
+  batchedVsReference: { "2k": 83, "50k": 400, "512k": 1890 },
+  /**
+   * robots-parser's parse of the whole file against WASM parse + first classify, which builds the
+   * match plan with its tree along one path (measured 4.2-4.79x, 8.57-10.3x, 13.3-14.1x).
+   */
+  compileVsRobotsParser: { "2k": 2.1, "50k": 4.8, "512k": 6.8 },
+  /** The same with the whole plan built at once (expandPlan; measured 4.56-5.11x, 5.89-7x, 8.87-9.51x). */
+  wholeCompileVsRobotsParser: { "2k": 2.3, "50k": 3.1, "512k": 4.6 },
 } as const;
 
 type Size = keyof typeof FLOORS.batchedVsRobotsParser;
@@ -58,15 +63,18 @@ for (const spec of GENERATED) {
   const result = await measureWorkload(workload, {
     settings: SETTINGS,
     tasks: ["wasm-bytes", "reference", "robots-parser"],
-    compileTasks: ["wasm-parse-plan", "robots-parser-parse"],
+    compileTasks: ["wasm-parse-plan", "wasm-parse-whole-plan", "robots-parser-parse"],
   });
   const batched = findThroughput(result, "wasm-bytes")!;
   const reference = findThroughput(result, "reference")!;
-  const compile = findCompile(result, "robots-parser-parse")!.medianMs / findCompile(result, "wasm-parse-plan")!.medianMs;
+  const robotsParserParse = findCompile(result, "robots-parser-parse")!.medianMs;
+  const compile = robotsParserParse / findCompile(result, "wasm-parse-plan")!.medianMs;
+  const wholeCompile = robotsParserParse / findCompile(result, "wasm-parse-whole-plan")!.medianMs;
   checks.push(
     { name: `${size}: WASM classify(bytes) vs robots-parser isAllowed`, measured: batched.vsRobotsParser, floor: FLOORS.batchedVsRobotsParser[size] },
     { name: `${size}: WASM classify(bytes) vs reference classify`, measured: reference.nsPerUrl / batched.nsPerUrl, floor: FLOORS.batchedVsReference[size] },
     { name: `${size}: WASM compile (parse + plan) vs robots-parser parse`, measured: compile, floor: FLOORS.compileVsRobotsParser[size] },
+    { name: `${size}: WASM compile (parse + whole plan) vs robots-parser parse`, measured: wholeCompile, floor: FLOORS.wholeCompileVsRobotsParser[size] },
   );
   if (result.checks.wasmVsReference !== 0) {
     failures.push(`${size}: WASM and the reference disagree on ${result.checks.wasmVsReference} of ${result.checks.compared} URLs (a correctness bug, see npm test)`);

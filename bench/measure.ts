@@ -96,11 +96,13 @@ export interface ThroughputResult {
   samples: number;
 }
 
-export type CompileTaskId = "wasm-parse" | "wasm-parse-plan" | "wasm-parse-plan-string" | "reference-parse" | "robots-parser-parse";
+export type CompileTaskId =
+  "wasm-parse" | "wasm-parse-plan" | "wasm-parse-whole-plan" | "wasm-parse-plan-string" | "reference-parse" | "robots-parser-parse";
 
 export const COMPILE_LABELS: Record<CompileTaskId, string> = {
   "wasm-parse": "WASM Robots.parse(bytes)",
-  "wasm-parse-plan": "WASM parse(bytes) + first classify (match plan)",
+  "wasm-parse-plan": "WASM parse(bytes) + first classify (match plan, tree grown along one path)",
+  "wasm-parse-whole-plan": "WASM parse(bytes) + the whole match plan (raw exports: copy, compile, select, expandPlan)",
   "wasm-parse-plan-string": "WASM parse(string) + first classify",
   "reference-parse": "reference Robots.parse(string)",
   "robots-parser-parse": "robots-parser(url, string)",
@@ -467,6 +469,17 @@ async function measureCompile(workload: Workload, wanted: readonly CompileTaskId
     current?.dispose();
     current = undefined;
   } };
+  let wholePlanEngine: { engine: Engine; bodyPointer: number; agentPointer: number; agentLength: number } | undefined;
+  const wholePlanSetup = () => {
+    const engine = freshEngine();
+    const agent = new TextEncoder().encode(AGENT);
+    const agents = new Uint8Array(4 + agent.length);
+    new DataView(agents.buffer).setUint32(0, agent.length, true);
+    agents.set(agent, 4);
+    const agentPointer = engine.exports.allocate(agents.length);
+    engine.bytes.set(agents, agentPointer);
+    return { engine, bodyPointer: engine.exports.allocate(body.length + 16), agentPointer, agentLength: agents.length };
+  };
   const tasks: Record<CompileTaskId, () => void> = {
     "wasm-parse": () => {
       current = Robots.parse(body, PARSE_OPTIONS);
@@ -475,6 +488,17 @@ async function measureCompile(workload: Workload, wanted: readonly CompileTaskId
       const robots = Robots.parse(body, PARSE_OPTIONS);
       current = robots;
       sink += robots.classify(firstUrl, AGENT)[0]!;
+    },
+    // What the plan would cost if built whole up front, as before the tree grew lazily: the same
+    // steps as Robots.parse and classify (copy the body in, compile, select the agent), then the
+    // rest of the tree at once.
+    "wasm-parse-whole-plan": () => {
+      const engine = wholePlanEngine ??= wholePlanSetup();
+      engine.engine.bytes.set(body, engine.bodyPointer);
+      const handle = engine.engine.exports.compile(engine.bodyPointer, body.length, 0);
+      engine.engine.exports.selectAgents(handle, engine.agentPointer, engine.agentLength);
+      sink += engine.engine.exports.expandPlan(handle);
+      current = { dispose: () => engine.engine.exports.freeTable(handle) };
     },
     "wasm-parse-plan-string": () => {
       const robots = Robots.parse(text, PARSE_OPTIONS);

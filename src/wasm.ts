@@ -56,6 +56,8 @@ export interface EngineExports {
   configureDfa(positions: number, states: number, giveUp: number): void;
   /** Bytes of linear memory held by a table. */
   tableBytes(table: number): number;
+  /** Builds the whole match plan of the current selection (the tree otherwise grows lazily); returns tableBytes. For the benchmark. */
+  expandPlan(table: number): number;
   /** Scans HTML bytes for meta tags with a `name` attribute; returns a result handle (see assembly/meta.ts). */
   scanMetaTags(html: number, length: number): number;
   /** Number of meta tags in a scan result. */

@@ -78,5 +78,47 @@ describe("WASM memory", () => {
     expect(sizes[1]).toBeLessThan(sizes[0] * 1.5);
     expect(sizes[1]).toBeLessThan(200);
   });
-});
 
+  it("grows a match plan's tree as paths reach it, and frees its build state once the tree is whole", () => {
+    // Raw exports: expandPlan (which builds the rest of the tree at once) is not part of the API.
+    const engine = loadEngine(binary);
+    engine.exports.configureDfa(0, 0, 0);
+    const x = engine.exports;
+    const encoder = new TextEncoder();
+    const put = (bytes: Uint8Array) => {
+      const pointer = x.allocate(bytes.length + 16);
+      engine.bytes.set(bytes, pointer);
+      return pointer;
+    };
+    const body = encoder.encode(`User-agent: *\n${Array.from({ length: 3_000 }, (_, r) => `${r % 3 ? "Disallow" : "Allow"}: /d${r % 40}/${r}/page`).join("\n")}`);
+    const agent = encoder.encode("bot");
+    const agents = new Uint8Array(4 + agent.length);
+    new DataView(agents.buffer).setUint32(0, agent.length, true);
+    agents.set(agent, 4);
+    const urls = encoder.encode(Array.from({ length: 600 }, (_, i) => `http://x.com/d${i % 40}/${i * 5}/page${i % 2 ? "" : "s"}`).join("\n"));
+    const decide = (table: number) => {
+      const verdicts = x.allocate(600);
+      const details = x.allocate(600 * 4);
+      x.matchBatch(table, put(urls), urls.length, 0, 0xffffffff, verdicts, details, 1);
+      return Array.from(new Uint32Array(engine.bytes.slice(details, details + 600 * 4).buffer));
+    };
+    const table = (expandFirst: boolean) => {
+      const handle = x.compile(put(body), body.length, 0);
+      x.selectAgents(handle, put(agents), agents.length);
+      if (expandFirst) x.expandPlan(handle);
+      return handle;
+    };
+    const lazy = table(false);
+    const whole = table(true);
+    const wholeBytes = x.tableBytes(whole);
+    // Same answers whether the tree grew with the paths or was built whole first.
+    expect(decide(lazy)).toEqual(decide(whole));
+    expect(x.tableBytes(whole)).toBe(wholeBytes);
+    // The lazy tree holds its build state (the rules of the nodes not reached yet) until the last node is reached.
+    expect(x.tableBytes(lazy)).toBeGreaterThan(wholeBytes);
+    expect(x.expandPlan(lazy)).toBe(wholeBytes);
+    expect(x.expandPlan(lazy)).toBe(wholeBytes);
+    x.freeTable(lazy);
+    x.freeTable(whole);
+  });
+});
