@@ -42,7 +42,8 @@ export let pathInPlace: bool = false;
  * Finds the path of the URL at base[start..] (ending at `limit`, or in a line at its LF: see
  * locatePath) and puts it in the form the profile compares. `stripCr` drops a CR before the LF.
  */
-function preparePath(table: RuleTable, base: usize, start: usize, limit: usize, inLine: bool, stripCr: bool): void {
+// @ts-ignore: decorator
+@inline function preparePath(table: RuleTable, base: usize, start: usize, limit: usize, inLine: bool, stripCr: bool): void {
   const google = table.profile == Profile.GOOGLE;
   // Google-specific: the path is handed to the matcher as a C string; a NUL ends it.
   locatePath(base, start, limit, google, inLine);
@@ -95,7 +96,8 @@ export const LOOK_UP: i32 = -2;
  * plan: returns the rule (-1: none, allowed) or LOOK_UP, when pathPointer/pathLength hold the
  * path for lookUp. In a line, `lineEnd` then says where the line ended.
  */
-export function prepareUrl(table: RuleTable, base: usize, start: usize, limit: usize, inLine: bool, stripCr: bool): i32 {
+// @ts-ignore: decorator
+@inline export function prepareUrl(table: RuleTable, base: usize, start: usize, limit: usize, inLine: bool, stripCr: bool): i32 {
   preparePath(table, base, start, limit, inLine, stripCr);
   if (table.scope == Scope.NONE || table.selectedRules.length == 0) return -1;
   if (table.profile == Profile.RFC9309 && isRobotsTxtPath(pathPointer, pathLength)) return -1;

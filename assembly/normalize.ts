@@ -127,7 +127,8 @@ export let lineEnd: usize = 0;
  * `/`; the fragment is dropped; `stopAtNul` (Google-specific: a C string) also ends the path at a
  * NUL byte.
  */
-export function locatePath(base: usize, start: usize, limit: usize, stopAtNul: bool, inLine: bool): void {
+// @ts-ignore: decorator
+@inline export function locatePath(base: usize, start: usize, limit: usize, stopAtNul: bool, inLine: bool): void {
   // Bytes that end a scan: the line end only in a line, a NUL only for Google (repeat to disable).
   const newline: u32 = inLine ? Char.LF : Char.HASH;
   const nul: u32 = stopAtNul ? 0 : Char.HASH;
