@@ -10,8 +10,8 @@
 //   match if the walk ends there with the path consumed, and wildcard rules filed there are
 //   candidates whose remaining segments are checked. The tree grows as walks reach it: a node is
 //   split into its children the first time a walk enters it (expandNode), so a plan costs what
-//   its paths need (crawlers often check a few URLs per site; a batch of millions expands the
-//   tree once, in its first few thousand URLs).
+//   its paths need: crawlers often check a few URLs per site, and in a large batch each node is
+//   expanded by the first URL that reaches it, while nodes no path reaches are never built.
 // - Nodes with many wildcard rules (real files carry hundreds of `/*...` rules whose prefix is
 //   `/`) hand them to the gram index (grams.ts) instead, so a path only checks the rules filed
 //   under the short byte strings it contains.
@@ -377,16 +377,17 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
   let countField = edgeCount;
   if (edgeCount > VECTOR_EDGES && edgeCount <= WIDE_EDGES_MAX) {
     const wide = <u32>(plan.wideEdges.length >> 8);
-    const table = plan.wideEdges.reserve(256);
+    const edgeTable = plan.wideEdges.reserve(256);
     plan.wideEdges.length += 256;
-    memory.fill(table, 0, 256);
+    memory.fill(edgeTable, 0, 256);
     const bytes = plan.edgeBytes.data + edgeStart;
-    for (let k: u32 = 0; k < edgeCount; k++) store<u8>(table + <usize>load<u8>(bytes + k), k + 1);
+    for (let k: u32 = 0; k < edgeCount; k++) store<u8>(edgeTable + <usize>load<u8>(bytes + k), k + 1);
     countField |= (wide + 1) << WIDE_SHIFT;
   }
   setNodeField(plan, node, NodeField.EDGE_COUNT, countField);
 
-  plan.pending += edgeCount - 1;
+  // This node is done; its children wait.
+  plan.pending = plan.pending - 1 + edgeCount;
   if (plan.pending == 0) {
     // The whole tree is built: the items are no longer needed.
     heap.free(plan.items);
