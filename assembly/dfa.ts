@@ -123,6 +123,7 @@ export class Dfa {
   }
 
   free(): void {
+    if (laneClassesOf == changetype<usize>(this)) laneClassesOf = 0;
     heap.free(this.classes);
     heap.free(this.positions);
     heap.free(this.ruleStarts);
@@ -449,6 +450,10 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
     return;
   }
   dfa.urlsSinceReset += 4;
+  if (laneClassesOf != changetype<usize>(dfa)) {
+    for (let b: usize = 0; b < 256; b++) store<u16>(LANE_CLASSES + (b << 1), ROW_HEADER + (<usize>load<u8>(dfa.classes + b) << 1));
+    laneClassesOf = changetype<usize>(dfa);
+  }
   // Sort the lanes by length: keys are length << 2 | lane, sorted by a network of min/max.
   let k0 = load<u32>(lanes, 4) << 2;
   let k1 = (load<u32>(lanes, 12) << 2) | 1;
@@ -463,88 +468,139 @@ export function dfaBestRanks4(dfa: Dfa, lanes: usize, out: usize): void {
   const p1 = lanePath(lanes, k1);
   const p2 = lanePath(lanes, k2);
   const p3 = lanePath(lanes, k3);
-  const classes = dfa.classes;
-  const resets = dfa.resets;
-  let rows = dfa.rows.data;
-  let r0 = rows + <usize>dfa.startRow;
-  let r1 = r0;
-  let r2 = r0;
-  let r3 = r0;
-  let i: usize = 0;
-  for (const end = <usize>(k0 >> 2); i < end; i++) {
-    const c0 = classOffset(classes, p0 + i);
-    const c1 = classOffset(classes, p1 + i);
-    const c2 = classOffset(classes, p2 + i);
-    const c3 = classOffset(classes, p3 + i);
-    let n0 = <u32>load<u16>(r0 + ROW_HEADER + c0);
-    let n1 = <u32>load<u16>(r1 + ROW_HEADER + c1);
-    let n2 = <u32>load<u16>(r2 + ROW_HEADER + c2);
-    let n3 = <u32>load<u16>(r3 + ROW_HEADER + c3);
-    if (((n0 | n1 | n2 | n3) & STOP) != 0) {
-      // A walk is done (it stays in its state), or a transition is missing: built here (rarely,
-      // once the cache is warm). A reset or a give-up loses the other walks' states: then each
-      // path is walked again alone.
-      n0 = follow(dfa, r0 - rows, c0, n0);
-      if (n0 != GAVE_UP && dfa.resets == resets) n1 = follow(dfa, r1 - rows, c1, n1);
-      if (n1 != GAVE_UP && dfa.resets == resets) n2 = follow(dfa, r2 - rows, c2, n2);
-      if (n2 != GAVE_UP && dfa.resets == resets) n3 = follow(dfa, r3 - rows, c3, n3);
-      if (n0 == GAVE_UP || n1 == GAVE_UP || n2 == GAVE_UP || n3 == GAVE_UP || dfa.resets != resets) return walkAlone(dfa, lanes, out);
-      rows = dfa.rows.data;
+  const start = dfa.rows.data + <usize>dfa.startRow;
+  for (let k: usize = 0; k < 4; k++) store<u32>(LANE_ROWS + (k << 2), <u32>start);
+  let i = walkInStep(dfa, 4, p0, p1, p2, p3, 0, <usize>(k0 >> 2));
+  if (i == GAVE_UP) return walkAlone(dfa, lanes, out);
+  store<u32>(out + (<usize>(k0 & 3) << 2), answerOf(load<u32>(LANE_ROWS)));
+  i = walkInStep(dfa, 3, p0, p1, p2, p3, i, <usize>(k1 >> 2));
+  if (i == GAVE_UP) return walkAlone(dfa, lanes, out);
+  store<u32>(out + (<usize>(k1 & 3) << 2), answerOf(load<u32>(LANE_ROWS, 4)));
+  i = walkInStep(dfa, 2, p0, p1, p2, p3, i, <usize>(k2 >> 2));
+  if (i == GAVE_UP) return walkAlone(dfa, lanes, out);
+  store<u32>(out + (<usize>(k2 & 3) << 2), answerOf(load<u32>(LANE_ROWS, 8)));
+  // The longest alone (it may reset the cache: the others are answered).
+  store<u32>(out + (<usize>(k3 & 3) << 2), walk(dfa, <u32>(<usize>load<u32>(LANE_ROWS, 12) - dfa.rows.data), p3, i, <usize>(k3 >> 2)));
+}
+
+/**
+ * Per byte value, the offset of its transition in a row (ROW_HEADER + 2 * class), for the DFA at
+ * laneClassesOf (0: none; Dfa.free clears it). A fixed address keeps the walk's loads off a
+ * register: four walks in step need every register they can get.
+ */
+const LANE_CLASSES = memory.data(512, 16);
+let laneClassesOf: usize = 0;
+/** The row address of each of the four lanes while they walk in step (lane k of a stage of n: 4 - n + k). */
+const LANE_ROWS = memory.data(16, 16);
+
+/**
+ * Walks the last `count` of the four sorted lanes in step over bytes [from, end); returns `end`,
+ * or GAVE_UP when the cache was reset or gave up (the walks' states are lost).
+ */
+// @ts-ignore: decorator
+@inline function walkInStep(dfa: Dfa, count: u32, p0: usize, p1: usize, p2: usize, p3: usize, from: usize, end: usize): usize {
+  let i = from;
+  while (true) {
+    const rows = dfa.rows.data;
+    i = count == 4 ? stepFour(p0, p1, p2, p3, i, end, rows) : count == 3 ? stepThree(p1, p2, p3, i, end, rows) : stepTwo(p2, p3, i, end, rows);
+    if (i == end) return i;
+    // A lane's transition is missing, or leads into a done state: every lane takes this byte
+    // here (a done walk stays in its state), its state built if missing.
+    const resets = dfa.resets;
+    for (let k = 4 - count; k < 4; k++) {
+      const path = k == 0 ? p0 : k == 1 ? p1 : k == 2 ? p2 : p3;
+      const row = <usize>load<u32>(LANE_ROWS + (<usize>k << 2));
+      const offset = <usize>load<u16>(LANE_CLASSES + (<usize>load<u8>(path + i) << 1));
+      const next = follow(dfa, row - rows, offset - ROW_HEADER, <u32>load<u16>(row + offset));
+      if (next == GAVE_UP || dfa.resets != resets) return GAVE_UP;
+      // Until every lane has moved, keep this lane's next state as an offset: rows may move.
+      store<u32>(LANE_ROWS + (<usize>k << 2), next);
     }
+    const moved = dfa.rows.data;
+    for (let k = 4 - count; k < 4; k++) {
+      store<u32>(LANE_ROWS + (<usize>k << 2), <u32>(moved + (<usize>load<u32>(LANE_ROWS + (<usize>k << 2)) << 3)));
+    }
+    i++;
+  }
+}
+
+/**
+ * The walks in step while every transition is known and none leads into a done state: no calls,
+ * so that the lanes' paths and rows stay in registers. Returns where it stopped (`end`, or the
+ * byte whose transition needs walkInStep; no lane has taken it).
+ */
+function stepFour(p0: usize, p1: usize, p2: usize, p3: usize, from: usize, end: usize, rows: usize): usize {
+  let r0 = <usize>load<u32>(LANE_ROWS);
+  let r1 = <usize>load<u32>(LANE_ROWS, 4);
+  let r2 = <usize>load<u32>(LANE_ROWS, 8);
+  let r3 = <usize>load<u32>(LANE_ROWS, 12);
+  let i = from;
+  for (; i < end; i++) {
+    const n0 = <u32>load<u16>(r0 + transitionOffset(p0 + i));
+    const n1 = <u32>load<u16>(r1 + transitionOffset(p1 + i));
+    const n2 = <u32>load<u16>(r2 + transitionOffset(p2 + i));
+    const n3 = <u32>load<u16>(r3 + transitionOffset(p3 + i));
+    if (((n0 | n1 | n2 | n3) & STOP) != 0) break;
     r0 = rows + (<usize>n0 << 3);
     r1 = rows + (<usize>n1 << 3);
     r2 = rows + (<usize>n2 << 3);
     r3 = rows + (<usize>n3 << 3);
   }
-  store<u32>(out + (<usize>(k0 & 3) << 2), answerOf(r0));
-  for (const end = <usize>(k1 >> 2); i < end; i++) {
-    const c1 = classOffset(classes, p1 + i);
-    const c2 = classOffset(classes, p2 + i);
-    const c3 = classOffset(classes, p3 + i);
-    let n1 = <u32>load<u16>(r1 + ROW_HEADER + c1);
-    let n2 = <u32>load<u16>(r2 + ROW_HEADER + c2);
-    let n3 = <u32>load<u16>(r3 + ROW_HEADER + c3);
-    if (((n1 | n2 | n3) & STOP) != 0) {
-      n1 = follow(dfa, r1 - rows, c1, n1);
-      if (n1 != GAVE_UP && dfa.resets == resets) n2 = follow(dfa, r2 - rows, c2, n2);
-      if (n2 != GAVE_UP && dfa.resets == resets) n3 = follow(dfa, r3 - rows, c3, n3);
-      if (n1 == GAVE_UP || n2 == GAVE_UP || n3 == GAVE_UP || dfa.resets != resets) return walkAlone(dfa, lanes, out);
-      rows = dfa.rows.data;
-    }
+  store<u32>(LANE_ROWS, <u32>r0);
+  store<u32>(LANE_ROWS, <u32>r1, 4);
+  store<u32>(LANE_ROWS, <u32>r2, 8);
+  store<u32>(LANE_ROWS, <u32>r3, 12);
+  return i;
+}
+
+/** stepFour for the last three lanes. */
+function stepThree(p1: usize, p2: usize, p3: usize, from: usize, end: usize, rows: usize): usize {
+  let r1 = <usize>load<u32>(LANE_ROWS, 4);
+  let r2 = <usize>load<u32>(LANE_ROWS, 8);
+  let r3 = <usize>load<u32>(LANE_ROWS, 12);
+  let i = from;
+  for (; i < end; i++) {
+    const n1 = <u32>load<u16>(r1 + transitionOffset(p1 + i));
+    const n2 = <u32>load<u16>(r2 + transitionOffset(p2 + i));
+    const n3 = <u32>load<u16>(r3 + transitionOffset(p3 + i));
+    if (((n1 | n2 | n3) & STOP) != 0) break;
     r1 = rows + (<usize>n1 << 3);
     r2 = rows + (<usize>n2 << 3);
     r3 = rows + (<usize>n3 << 3);
   }
-  store<u32>(out + (<usize>(k1 & 3) << 2), answerOf(r1));
-  for (const end = <usize>(k2 >> 2); i < end; i++) {
-    const c2 = classOffset(classes, p2 + i);
-    const c3 = classOffset(classes, p3 + i);
-    let n2 = <u32>load<u16>(r2 + ROW_HEADER + c2);
-    let n3 = <u32>load<u16>(r3 + ROW_HEADER + c3);
-    if (((n2 | n3) & STOP) != 0) {
-      n2 = follow(dfa, r2 - rows, c2, n2);
-      if (n2 != GAVE_UP && dfa.resets == resets) n3 = follow(dfa, r3 - rows, c3, n3);
-      if (n2 == GAVE_UP || n3 == GAVE_UP || dfa.resets != resets) return walkAlone(dfa, lanes, out);
-      rows = dfa.rows.data;
-    }
+  store<u32>(LANE_ROWS, <u32>r1, 4);
+  store<u32>(LANE_ROWS, <u32>r2, 8);
+  store<u32>(LANE_ROWS, <u32>r3, 12);
+  return i;
+}
+
+/** stepFour for the last two lanes. */
+function stepTwo(p2: usize, p3: usize, from: usize, end: usize, rows: usize): usize {
+  let r2 = <usize>load<u32>(LANE_ROWS, 8);
+  let r3 = <usize>load<u32>(LANE_ROWS, 12);
+  let i = from;
+  for (; i < end; i++) {
+    const n2 = <u32>load<u16>(r2 + transitionOffset(p2 + i));
+    const n3 = <u32>load<u16>(r3 + transitionOffset(p3 + i));
+    if (((n2 | n3) & STOP) != 0) break;
     r2 = rows + (<usize>n2 << 3);
     r3 = rows + (<usize>n3 << 3);
   }
-  store<u32>(out + (<usize>(k2 & 3) << 2), answerOf(r2));
-  // The longest alone (it may reset the cache: the others are answered).
-  store<u32>(out + (<usize>(k3 & 3) << 2), walk(dfa, <u32>(r3 - rows), p3, i, <usize>(k3 >> 2)));
+  store<u32>(LANE_ROWS, <u32>r2, 8);
+  store<u32>(LANE_ROWS, <u32>r3, 12);
+  return i;
+}
+
+/** The offset in a row of the transition on the byte at `at` (LANE_CLASSES). */
+// @ts-ignore: decorator
+@inline function transitionOffset(at: usize): usize {
+  return <usize>load<u16>(LANE_CLASSES + (<usize>load<u8>(at) << 1));
 }
 
 /** The path address of the lane a sort key names. */
 // @ts-ignore: decorator
 @inline function lanePath(lanes: usize, key: u32): usize {
   return <usize>load<u32>(lanes + (<usize>(key & 3) << 3));
-}
-
-/** Twice the class of the byte at `at`: its transition's offset in a row. */
-// @ts-ignore: decorator
-@inline function classOffset(classes: usize, at: usize): usize {
-  return <usize>load<u8>(classes + <usize>load<u8>(at)) << 1;
 }
 
 /** A lane's transition without STOP (built first if missing), or GAVE_UP. */
