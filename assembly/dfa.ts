@@ -509,9 +509,10 @@ const LANE_ROWS = memory.data(16, 16);
     const resets = dfa.resets;
     for (let k = 4 - count; k < 4; k++) {
       const path = k == 0 ? p0 : k == 1 ? p1 : k == 2 ? p2 : p3;
-      const row = <usize>load<u32>(LANE_ROWS + (<usize>k << 2));
+      // Rows may have moved while an earlier lane's state was built: the row by its offset.
+      const row = <usize>load<u32>(LANE_ROWS + (<usize>k << 2)) - rows;
       const offset = <usize>load<u16>(LANE_CLASSES + (<usize>load<u8>(path + i) << 1));
-      const next = follow(dfa, row - rows, offset - ROW_HEADER, <u32>load<u16>(row + offset));
+      const next = follow(dfa, row, offset - ROW_HEADER, <u32>load<u16>(dfa.rows.data + row + offset));
       if (next == GAVE_UP || dfa.resets != resets) return GAVE_UP;
       // Until every lane has moved, keep this lane's next state as an offset: rows may move.
       store<u32>(LANE_ROWS + (<usize>k << 2), next);
