@@ -1,11 +1,15 @@
-// Deciding a batch of URLs. Paths that the match plan's DFA decides are queued and walked four at
-// a time (dfa.ts: interleaved walks overlap their table loads); the others are decided one by one.
+// Deciding a batch of URLs. Paths that lie in the batch's bytes are queued, and the queue decided
+// together: four at a time by the match plan's DFA (dfa.ts: interleaved walks overlap their table
+// loads), else one by one. Most lines of a batch share a scheme and authority, and their paths
+// are found and queued by a loop of their own (queueKnownLines).
 
+import { Char } from "./chars";
 import { Dfa, dfaBestRanks4, GAVE_UP } from "./dfa";
 import { LOOK_UP, lookUp, pathInPlace, pathLength, pathPointer, prepareUrl, ruleOfRank, verdictOf } from "./match";
-import { lineEnd } from "./normalize";
+import { knownBytes, knownLength, lineEnd } from "./normalize";
+import { bytesEqual } from "./pattern";
 import { bestRank, MatchPlan } from "./plan";
-import { RuleField, RuleTable } from "./table";
+import { Profile, RuleField, RuleTable, Scope } from "./table";
 
 /** matchBatch mode bits (src/wasm.ts MatchMode). */
 const enum Mode {
@@ -20,9 +24,13 @@ const enum Mode {
 /** The count meaning "every line of the batch, none after a final LF". */
 const ALL_LINES: u32 = 0xffffffff;
 
-/** The queue: (path, length) u32 pairs, the URLs' positions in the batch, and the answers. */
-const lanes: usize = heap.alloc(32);
-const laneUrls: usize = heap.alloc(16);
+/**
+ * The queue of paths waiting for a decision: (path, length) u32 pairs, the URLs' positions in the
+ * batch, and the answers of four. A multiple of four lanes (dfa.ts walks four paths at once).
+ */
+const QUEUE_LANES: usize = 64;
+const lanes: usize = heap.alloc(QUEUE_LANES << 3);
+const laneUrls: usize = heap.alloc(QUEUE_LANES << 2);
 const laneRanks: usize = heap.alloc(16);
 
 /** See index.ts matchBatch. */
@@ -35,6 +43,19 @@ export function decideBatch(
   let done: u32 = 0;
   let queued: usize = 0;
   while (done < count) {
+    if (offsets == 0 && table.plan != null && table.scope != Scope.NONE && table.selectedRules.length != 0) {
+      const taken = queueKnownLines(table, urls, lineStart, urlsLength, done, count, queued, stripCr);
+      if (taken != 0) {
+        done += taken;
+        queued += taken;
+        lineStart = nextLineStart;
+        if (queued == QUEUE_LANES) {
+          decideQueue(table, queued, verdicts, details, mode);
+          queued = 0;
+        }
+        continue;
+      }
+    }
     let rule: i32;
     if (offsets != 0) {
       const start = <usize>load<u32>(offsets + (<usize>done << 2));
@@ -45,42 +66,124 @@ export function decideBatch(
       rule = prepareUrl(table, urls, lineStart, urlsLength, true, stripCr);
       lineStart = lineEnd + 1;
     }
-    if (rule == LOOK_UP) {
-      const dfa = changetype<MatchPlan>(table.plan).dfa;
-      // A path in scratch is overwritten by the next URL's: it cannot wait in the queue.
-      if (dfa && pathInPlace && !changetype<Dfa>(dfa).gaveUp) {
-        store<u32>(lanes + (queued << 3), <u32>pathPointer);
-        store<u32>(lanes + (queued << 3), <u32>pathLength, 4);
-        store<u32>(laneUrls + (queued << 2), done);
-        queued++;
-        if (queued == 4) {
-          decideQueue(table, changetype<Dfa>(dfa), verdicts, details, mode);
-          queued = 0;
-        }
-        done++;
-        continue;
+    // A path in scratch is overwritten by the next URL's: it cannot wait in the queue.
+    if (rule == LOOK_UP && pathInPlace) {
+      store<u32>(lanes + (queued << 3), <u32>pathPointer);
+      store<u32>(lanes + (queued << 3), <u32>pathLength, 4);
+      store<u32>(laneUrls + (queued << 2), done);
+      queued++;
+      if (queued == QUEUE_LANES) {
+        decideQueue(table, queued, verdicts, details, mode);
+        queued = 0;
       }
-      rule = lookUp(table, pathPointer, pathLength);
+      done++;
+      continue;
     }
+    if (rule == LOOK_UP) rule = lookUp(table, pathPointer, pathLength);
     writeAnswer(table, done, rule, verdicts, details, mode);
     done++;
   }
-  for (let k: usize = 0; k < queued; k++) {
-    const rule = lookUp(table, <usize>load<u32>(lanes + (k << 3)), <usize>load<u32>(lanes + (k << 3), 4));
-    writeAnswer(table, load<u32>(laneUrls + (k << 2)), rule, verdicts, details, mode);
-  }
+  decideQueue(table, queued, verdicts, details, mode);
   return done;
 }
 
-function decideQueue(table: RuleTable, dfa: Dfa, verdicts: usize, details: usize, mode: u32): void {
-  dfaBestRanks4(dfa, lanes, laneRanks);
+/** Decides the first `count` queued paths: four at a time by the plan's DFA, the rest one by one. */
+function decideQueue(table: RuleTable, count: usize, verdicts: usize, details: usize, mode: u32): void {
+  if (count == 0) return;
+  // Queued paths were prepared for lookUp: the plan exists.
   const plan = changetype<MatchPlan>(table.plan);
-  for (let k: usize = 0; k < 4; k++) {
-    let rank = load<u32>(laneRanks + (k << 2));
-    // The DFA gave up on its cache: the tree decides.
-    if (rank == GAVE_UP) rank = bestRank(table, plan, <usize>load<u32>(lanes + (k << 3)), <usize>load<u32>(lanes + (k << 3), 4));
-    writeAnswer(table, load<u32>(laneUrls + (k << 2)), ruleOfRank(table, rank), verdicts, details, mode);
+  const dfa = plan.dfa;
+  let k: usize = 0;
+  if (dfa) {
+    for (; k + 4 <= count; k += 4) {
+      dfaBestRanks4(changetype<Dfa>(dfa), lanes + (k << 3), laneRanks);
+      for (let j: usize = 0; j < 4; j++) {
+        let rank = load<u32>(laneRanks + (j << 2));
+        const lane = k + j;
+        // The DFA gave up on its cache: the tree decides.
+        if (rank == GAVE_UP) rank = bestRank(table, plan, <usize>load<u32>(lanes + (lane << 3)), <usize>load<u32>(lanes + (lane << 3), 4));
+        writeAnswer(table, load<u32>(laneUrls + (lane << 2)), ruleOfRank(table, rank), verdicts, details, mode);
+      }
+    }
   }
+  for (; k < count; k++) {
+    const rule = lookUp(table, <usize>load<u32>(lanes + (k << 3)), <usize>load<u32>(lanes + (k << 3), 4));
+    writeAnswer(table, load<u32>(laneUrls + (k << 2)), rule, verdicts, details, mode);
+  }
+}
+
+/** Where queueKnownLines stopped: the start of the first line it did not take. */
+let nextLineStart: usize = 0;
+
+/** RFC 9309 allows /robots.txt itself (match.ts): such lines go to prepareUrl. */
+const ROBOTS_TXT = memory.data<u8>([0x2f, 0x72, 0x6f, 0x62, 0x6f, 0x74, 0x73, 0x2e, 0x74, 0x78, 0x74]);
+
+/**
+ * The common line of a batch, taken in a loop without calls (so that its state stays in
+ * registers): it starts with the scheme and authority of a recent URL (normalize.ts knownBytes)
+ * and a `/`, and its path needs nothing done to it, so it is queued where it lies. prepareUrl
+ * would find the same path: after those bytes its scan stops at the first `#`, NUL (google) or LF,
+ * and a path that RFC 9309 rewrites (`%`, `*`, `$`, bytes >= 0x80) or allows (/robots.txt) is left
+ * to it. Queues lines from `lineStart` (URL number `url`) until one is not such a line, `count`
+ * URLs are done, or the queue (`queued` lanes taken) is full; returns how many it queued.
+ */
+function queueKnownLines(
+  table: RuleTable, base: usize, lineStart: usize, limit: usize, url: u32, count: u32, queued: usize, stripCr: bool,
+): u32 {
+  const known = <usize>knownLength;
+  if (known == 0) return 0;
+  const rfc = table.profile == Profile.RFC9309;
+  // The bytes that end the scan of a path; repeats where a profile needs fewer.
+  const vHash = i8x16.splat(<i8>Char.HASH);
+  const vLf = i8x16.splat(<i8>Char.LF);
+  const vNulOrPercent = i8x16.splat(<i8>(rfc ? Char.PERCENT : 0));
+  const vStar = i8x16.splat(<i8>(rfc ? Char.STAR : Char.HASH));
+  const vDollar = i8x16.splat(<i8>(rfc ? Char.DOLLAR : Char.HASH));
+  // The sign bit of bytes >= 0x80, which bitmask collects (RFC 9309 only).
+  const vHigh = i8x16.splat(rfc ? <i8>-128 : 0);
+  const memoryEnd = <usize>memory.size() << 16;
+  let start = lineStart;
+  let slot = queued;
+  let taken: u32 = 0;
+  while (slot < QUEUE_LANES && url + taken < count) {
+    if (start + known > limit || !bytesEqual(base + start, knownBytes, known)) break;
+    const at = start + known - 1;
+    if (load<u8>(base + at) != Char.SLASH) break;
+    // Sixteen bytes at a time; bytes past the limit are ignored, bytes past memory never read.
+    let end = at + 1;
+    let readable = true;
+    while (end < limit) {
+      if (base + end + 16 > memoryEnd) {
+        readable = false;
+        break;
+      }
+      const x = v128.load(base + end);
+      const hits = v128.or(
+        v128.or(v128.or(i8x16.eq(x, vHash), i8x16.eq(x, vLf)), v128.or(i8x16.eq(x, vNulOrPercent), i8x16.eq(x, vStar))),
+        v128.or(i8x16.eq(x, vDollar), v128.and(x, vHigh)),
+      );
+      const mask = i8x16.bitmask(hits);
+      if (mask != 0) {
+        end += <usize>ctz(mask);
+        break;
+      }
+      end += 16;
+    }
+    if (!readable) break;
+    if (end > limit) end = limit;
+    if (end < limit && load<u8>(base + end) != Char.LF) break;
+    let to = end;
+    if (stripCr && load<u8>(base + to - 1) == Char.CR) to--;
+    if (rfc && to - at >= 11 && bytesEqual(base + at, ROBOTS_TXT, 11)) break;
+    store<u32>(lanes + (slot << 3), <u32>(base + at));
+    store<u32>(lanes + (slot << 3), <u32>(to - at), 4);
+    store<u32>(laneUrls + (slot << 2), url + taken);
+    slot++;
+    taken++;
+    start = end + 1;
+  }
+  nextLineStart = start;
+  return taken;
 }
 
 // @ts-ignore: decorator

@@ -98,8 +98,8 @@ export function normalizePath(src: usize, len: usize, dst: usize): usize {
  * only, so it stays valid across batches and tables.
  */
 const KNOWN_CAPACITY: usize = 64;
-let knownBytes: usize = heap.alloc(KNOWN_CAPACITY);
-let knownLength: u32 = 0;
+export let knownBytes: usize = heap.alloc(KNOWN_CAPACITY);
+export let knownLength: u32 = 0;
 
 function rememberAuthority(base: usize, start: usize, at: usize, limit: usize): void {
   knownLength = 0;

@@ -137,7 +137,7 @@ export const url = fc.oneof(
   { weight: 6, arbitrary: pathText.map((path) => `http://example.com${path.startsWith("/") ? "" : "/"}${path}`) },
   { weight: 2, arbitrary: pathText.map((path) => `/${path}`) },
   { weight: 1, arbitrary: pathText.map((path) => `//example.com/${path}`) },
-  { weight: 1, arbitrary: fc.constantFrom("", "a", "http://example.com", "http://example.com?x", "http://example.com;p", "http://e.com#/x", "/robots.txt", "/robots.txt?x=1", "http://example.com/robots%2Etxt", "a:b/c", "mailto:x?y") },
+  { weight: 1, arbitrary: fc.constantFrom("", "a", "http://example.com", "http://example.com?x", "http://example.com;p", "http://e.com#/x", "/robots.txt", "/robots.txt?x=1", "http://example.com/robots.txt", "http://example.com/robots.txt?x=1", "http://example.com/robots%2Etxt", "a:b/c", "mailto:x?y") },
   { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
 );
 
