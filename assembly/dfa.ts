@@ -502,7 +502,7 @@ const LANE_ROWS = memory.data(16, 16);
   let i = from;
   while (true) {
     const rows = dfa.rows.data;
-    i = count == 4 ? stepFour(p0, p1, p2, p3, i, end, rows) : count == 3 ? stepThree(p1, p2, p3, i, end, rows) : stepTwo(p2, p3, i, end, rows);
+    i = stepLanes(count, p0, p1, p2, p3, i, end, rows);
     if (i == end) return i;
     // A lane's transition is missing, or leads into a done state: every lane takes this byte
     // here (a done walk stays in its state), its state built if missing.
@@ -526,67 +526,31 @@ const LANE_ROWS = memory.data(16, 16);
 }
 
 /**
- * The walks in step while every transition is known and none leads into a done state: no calls,
- * so that the lanes' paths and rows stay in registers. Returns where it stopped (`end`, or the
- * byte whose transition needs walkInStep; no lane has taken it).
+ * The last `count` (a constant: the other lanes fold away) of the four lanes in step while every
+ * transition is known and none leads into a done state. The loop makes no calls, so that the
+ * lanes' paths and rows stay in registers. Returns where it stopped (`end`, or the byte whose
+ * transition needs walkInStep; no lane has taken it).
  */
-function stepFour(p0: usize, p1: usize, p2: usize, p3: usize, from: usize, end: usize, rows: usize): usize {
-  let r0 = <usize>load<u32>(LANE_ROWS);
-  let r1 = <usize>load<u32>(LANE_ROWS, 4);
+// @ts-ignore: decorator
+@inline function stepLanes(count: u32, p0: usize, p1: usize, p2: usize, p3: usize, from: usize, end: usize, rows: usize): usize {
+  let r0 = count > 3 ? <usize>load<u32>(LANE_ROWS) : 0;
+  let r1 = count > 2 ? <usize>load<u32>(LANE_ROWS, 4) : 0;
   let r2 = <usize>load<u32>(LANE_ROWS, 8);
   let r3 = <usize>load<u32>(LANE_ROWS, 12);
   let i = from;
   for (; i < end; i++) {
-    const n0 = <u32>load<u16>(r0 + transitionOffset(p0 + i));
-    const n1 = <u32>load<u16>(r1 + transitionOffset(p1 + i));
+    const n0 = count > 3 ? <u32>load<u16>(r0 + transitionOffset(p0 + i)) : 0;
+    const n1 = count > 2 ? <u32>load<u16>(r1 + transitionOffset(p1 + i)) : 0;
     const n2 = <u32>load<u16>(r2 + transitionOffset(p2 + i));
     const n3 = <u32>load<u16>(r3 + transitionOffset(p3 + i));
     if (((n0 | n1 | n2 | n3) & STOP) != 0) break;
-    r0 = rows + (<usize>n0 << 3);
-    r1 = rows + (<usize>n1 << 3);
+    if (count > 3) r0 = rows + (<usize>n0 << 3);
+    if (count > 2) r1 = rows + (<usize>n1 << 3);
     r2 = rows + (<usize>n2 << 3);
     r3 = rows + (<usize>n3 << 3);
   }
-  store<u32>(LANE_ROWS, <u32>r0);
-  store<u32>(LANE_ROWS, <u32>r1, 4);
-  store<u32>(LANE_ROWS, <u32>r2, 8);
-  store<u32>(LANE_ROWS, <u32>r3, 12);
-  return i;
-}
-
-/** stepFour for the last three lanes. */
-function stepThree(p1: usize, p2: usize, p3: usize, from: usize, end: usize, rows: usize): usize {
-  let r1 = <usize>load<u32>(LANE_ROWS, 4);
-  let r2 = <usize>load<u32>(LANE_ROWS, 8);
-  let r3 = <usize>load<u32>(LANE_ROWS, 12);
-  let i = from;
-  for (; i < end; i++) {
-    const n1 = <u32>load<u16>(r1 + transitionOffset(p1 + i));
-    const n2 = <u32>load<u16>(r2 + transitionOffset(p2 + i));
-    const n3 = <u32>load<u16>(r3 + transitionOffset(p3 + i));
-    if (((n1 | n2 | n3) & STOP) != 0) break;
-    r1 = rows + (<usize>n1 << 3);
-    r2 = rows + (<usize>n2 << 3);
-    r3 = rows + (<usize>n3 << 3);
-  }
-  store<u32>(LANE_ROWS, <u32>r1, 4);
-  store<u32>(LANE_ROWS, <u32>r2, 8);
-  store<u32>(LANE_ROWS, <u32>r3, 12);
-  return i;
-}
-
-/** stepFour for the last two lanes. */
-function stepTwo(p2: usize, p3: usize, from: usize, end: usize, rows: usize): usize {
-  let r2 = <usize>load<u32>(LANE_ROWS, 8);
-  let r3 = <usize>load<u32>(LANE_ROWS, 12);
-  let i = from;
-  for (; i < end; i++) {
-    const n2 = <u32>load<u16>(r2 + transitionOffset(p2 + i));
-    const n3 = <u32>load<u16>(r3 + transitionOffset(p3 + i));
-    if (((n2 | n3) & STOP) != 0) break;
-    r2 = rows + (<usize>n2 << 3);
-    r3 = rows + (<usize>n3 << 3);
-  }
+  if (count > 3) store<u32>(LANE_ROWS, <u32>r0);
+  if (count > 2) store<u32>(LANE_ROWS, <u32>r1, 4);
   store<u32>(LANE_ROWS, <u32>r2, 8);
   store<u32>(LANE_ROWS, <u32>r3, 12);
   return i;
