@@ -146,14 +146,16 @@ export class RuleTable {
     const table = changetype<RuleTable>(heap.alloc(offsetof<RuleTable>()));
     table.profile = profile;
     table.groupCount = 0;
-    table.rules = Vec.create(256);
+    // Sized for a file of rule lines (about 24 bytes each), so that a large file is not copied
+    // through a dozen doublings; shrink() gives back what a file of other lines did not use.
+    table.rules = Vec.create(max<usize>(inputLength / 24, 8) * (RULE_FIELDS << 2));
     table.order = Vec.create(64);
-    // Patterns are at most three times their source bytes; start small and grow.
-    table.pool = Vec.create(min<usize>(inputLength, 4096));
+    // Patterns are at most three times their source bytes, and most are as long as them.
+    table.pool = Vec.create(inputLength >> 1);
     table.agents = Vec.create(64);
     table.records = Vec.create(64);
     table.text = Vec.create(64);
-    table.lines = Vec.create(min<usize>(inputLength >> 4, 4096));
+    table.lines = Vec.create(inputLength / 12);
     table.selectedFor = Vec.create(16);
     table.selectionValid = false;
     table.scope = Scope.NONE;
