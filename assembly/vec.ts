@@ -17,15 +17,20 @@ export class Vec {
   }
 
   /** Makes room for `extra` more bytes and returns the address where they go. */
-  reserve(extra: usize): usize {
+  // @ts-ignore: decorator
+  @inline reserve(extra: usize): usize {
+    // Inline: most calls find room, and a parse reserves a few times per line.
     const needed = this.length + extra;
-    if (needed > this.capacity) {
-      let cap = this.capacity << 1;
-      if (cap < needed) cap = needed;
-      this.data = heap.realloc(this.data, cap);
-      this.capacity = cap;
-    }
+    if (needed > this.capacity) this.grow(needed);
     return this.data + this.length;
+  }
+
+  /** Doubles the capacity, or more if `needed` is more. */
+  grow(needed: usize): void {
+    let cap = this.capacity << 1;
+    if (cap < needed) cap = needed;
+    this.data = heap.realloc(this.data, cap);
+    this.capacity = cap;
   }
 
   /** Gives back the unused capacity (a finished table keeps only what it holds). */
