@@ -18,21 +18,21 @@ import { GENERATED, generatedWorkload } from "./workloads.js";
 const FLOORS = {
   /**
    * WASM classify(bytes) per URL against robots-parser's isAllowed per URL, same URLs, same file
-   * (measured 72.7-76.4x with the lazy DFA for small files, 293-403x, 2,016-2,482x with a lazy tree).
+   * (measured 103-107x with the lazy DFA for small files, 343-371x, 2,312-2,410x with a lazy tree).
    */
-  batchedVsRobotsParser: { "2k": 37, "50k": 157, "512k": 1180 },
+  batchedVsRobotsParser: { "2k": 52, "50k": 180, "512k": 1180 },
   /**
-   * WASM classify(bytes) per URL against the reference's classify(string[]) (measured 153-168x,
-   * 529-868x, 3,495-4,180x; 50k swings most, so its floor is half of the lowest run).
+   * WASM classify(bytes) per URL against the reference's classify(string[]) (measured 226-234x,
+   * 529-868x, 2,935-4,310x; 50k swings most, so its floor is half of the lowest run).
    */
-  batchedVsReference: { "2k": 83, "50k": 265, "512k": 1890 },
+  batchedVsReference: { "2k": 117, "50k": 265, "512k": 2000 },
   /**
    * robots-parser's parse of the whole file against WASM parse + first classify, which builds the
-   * match plan with its tree along one path (measured 4.2-4.79x, 8.57-10.3x, 13.3-14.1x).
+   * match plan with its tree along one path (measured 2.68-5.46x, 8.68-11.3x, 12.4-14.3x).
    */
   compileVsRobotsParser: { "2k": 2.1, "50k": 4.8, "512k": 6.8 },
-  /** The same with the whole plan built at once (expandPlan; measured 4.56-5.11x, 5.89-7x, 8.87-9.51x). */
-  wholeCompileVsRobotsParser: { "2k": 2.3, "50k": 3.1, "512k": 4.6 },
+  /** The same with the whole plan built at once (expandPlan; measured 4.58-7.03x, 5.22-9.45x, 8.58-9.23x). */
+  wholeCompileVsRobotsParser: { "2k": 3.1, "50k": 3.1, "512k": 4.6 },
 } as const;
 
 type Size = keyof typeof FLOORS.batchedVsRobotsParser;
