@@ -5,7 +5,7 @@
 
 import { Char } from "./chars";
 import { Dfa, dfaBestRanks4, GAVE_UP } from "./dfa";
-import { LOOK_UP, lookUp, pathInPlace, pathLength, pathPointer, prepareUrl, ruleOfRank, verdictOf } from "./match";
+import { LOOK_UP, lookUp, pathInPlace, pathLength, pathPointer, prepareUrl, ROBOTS_TXT_PATH, ruleOfRank, verdictOf } from "./match";
 import { knownBytes, knownLength, lineEnd } from "./normalize";
 import { bytesEqual } from "./pattern";
 import { bestRank, MatchPlan } from "./plan";
@@ -43,7 +43,7 @@ export function decideBatch(
   let done: u32 = 0;
   let queued: usize = 0;
   while (done < count) {
-    if (offsets == 0 && table.plan != null && table.scope != Scope.NONE && table.selectedRules.length != 0) {
+    if (offsets == 0 && knownLength != 0 && table.plan != null && table.scope != Scope.NONE && table.selectedRules.length != 0) {
       const taken = queueKnownLines(table, urls, lineStart, urlsLength, done, count, queued, stripCr);
       if (taken != 0) {
         done += taken;
@@ -115,9 +115,6 @@ function decideQueue(table: RuleTable, count: usize, verdicts: usize, details: u
 /** Where queueKnownLines stopped: the start of the first line it did not take. */
 let nextLineStart: usize = 0;
 
-/** RFC 9309 allows /robots.txt itself (match.ts): such lines go to prepareUrl. */
-const ROBOTS_TXT = memory.data<u8>([0x2f, 0x72, 0x6f, 0x62, 0x6f, 0x74, 0x73, 0x2e, 0x74, 0x78, 0x74]);
-
 /**
  * The common line of a batch, taken in a loop without calls (so that its state stays in
  * registers): it starts with the scheme and authority of a recent URL (normalize.ts knownBytes)
@@ -131,7 +128,6 @@ function queueKnownLines(
   table: RuleTable, base: usize, lineStart: usize, limit: usize, url: u32, count: u32, queued: usize, stripCr: bool,
 ): u32 {
   const known = <usize>knownLength;
-  if (known == 0) return 0;
   const rfc = table.profile == Profile.RFC9309;
   // The bytes that end the scan of a path; repeats where a profile needs fewer.
   const vHash = i8x16.splat(<i8>Char.HASH);
@@ -174,7 +170,8 @@ function queueKnownLines(
     if (end < limit && load<u8>(base + end) != Char.LF) break;
     let to = end;
     if (stripCr && load<u8>(base + to - 1) == Char.CR) to--;
-    if (rfc && to - at >= 11 && bytesEqual(base + at, ROBOTS_TXT, 11)) break;
+    // RFC 9309 allows /robots.txt itself: prepareUrl decides such lines.
+    if (rfc && to - at >= 11 && bytesEqual(base + at, ROBOTS_TXT_PATH, 11)) break;
     store<u32>(lanes + (slot << 3), <u32>(base + at));
     store<u32>(lanes + (slot << 3), <u32>(to - at), 4);
     store<u32>(laneUrls + (slot << 2), url + taken);

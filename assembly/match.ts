@@ -4,7 +4,7 @@
 import { Char } from "./chars";
 import { isPlainAscii } from "./scan";
 import { lineEnd, locatePath, normalizePath, pathEnd, pathNeedsSlash, pathStart } from "./normalize";
-import { ruleMatches } from "./pattern";
+import { bytesEqual, ruleMatches } from "./pattern";
 import { bestRank, buildPlan, MatchPlan } from "./plan";
 import { NO_RANK, Profile, RuleField, RuleFlag, RuleTable, Scope } from "./table";
 import { Vec } from "./vec";
@@ -76,16 +76,14 @@ export let pathInPlace: bool = false;
   pathLength = written;
 }
 
+/** `/robots.txt`, the path RFC 9309 2.2.2 allows implicitly (11 bytes). */
+export const ROBOTS_TXT_PATH = memory.data<u8>([0x2f, 0x72, 0x6f, 0x62, 0x6f, 0x74, 0x73, 0x2e, 0x74, 0x78, 0x74]);
+
 /** RFC 9309 2.2.2: the robots.txt URI itself is implicitly allowed. */
 function isRobotsTxtPath(path: usize, length: usize): bool {
   let end: usize = 0;
   while (end < length && load<u8>(path + end) != Char.QUESTION) end++;
-  if (end != 11) return false;
-  const expected = "/robots.txt";
-  for (let i: usize = 0; i < 11; i++) {
-    if (<u32>load<u8>(path + i) != <u32>expected.charCodeAt(<i32>i)) return false;
-  }
-  return true;
+  return end == 11 && bytesEqual(path, ROBOTS_TXT_PATH, 11);
 }
 
 /** prepareUrl's answer when the path must be looked up in the match plan. */
