@@ -150,7 +150,8 @@ export class RuleTable {
     // through a dozen doublings; shrink() gives back what a file of other lines did not use.
     table.rules = Vec.create(max<usize>(inputLength / 24, 8) * (RULE_FIELDS << 2));
     table.order = Vec.create(64);
-    // Patterns are at most three times their source bytes, and most are as long as them.
+    // Patterns are about half of a rule file's bytes (at most three times their source bytes:
+    // the pool grows if escapes need it).
     table.pool = Vec.create(inputLength >> 1);
     table.agents = Vec.create(64);
     table.records = Vec.create(64);
