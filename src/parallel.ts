@@ -8,6 +8,7 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
 import { RobotsError } from "./errors.js";
 import { agentList, assertUrlBatch, resolveParseOptions } from "./options.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
@@ -107,13 +108,14 @@ export class RobotsWorkerPool {
     let part: (i: number) => SharedPart | readonly string[];
     let release = () => {};
     if (urls instanceof Uint8Array) {
-      const shared = this.#acquire(urls.length);
-      const view = new Uint8Array(shared);
+      const shared = this.#acquire(urls.length + ALIGNMENT_SLACK);
+      // The batch lies at its own alignment in the shared buffer (alignment.ts), and so does each part.
+      const view = new Uint8Array(shared, alignmentOf(urls), urls.length);
       const bounds = lineBoundaries(urls, partCount);
       parts = bounds.length - 1;
       part = (i) => {
         view.set(urls.subarray(bounds[i], bounds[i + 1]), bounds[i]);
-        return { shared, start: bounds[i], end: bounds[i + 1] };
+        return { shared, start: view.byteOffset + bounds[i], end: view.byteOffset + bounds[i + 1] };
       };
       release = () => this.#release(shared);
     } else {

@@ -2,6 +2,7 @@
  * The public `Robots` class on top of the WASM engine: options and input preparation, batches
  * written into linear memory in one pass, one call per batch, results copied out.
  */
+import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
 import { RobotsError } from "./errors.js";
 import { defaultEngine } from "./init.js";
 import { prepareInput } from "./input.js";
@@ -349,7 +350,7 @@ export class Robots implements RobotsTxt {
         end = lastNewline >= start ? lastNewline + 1 : urls.indexOf(0x0a, end) + 1 || urls.length;
       }
       const chunk = urls.subarray(start, end);
-      const pointer = engine.scratch("urls", chunk.length);
+      const pointer = engine.scratch("urls", chunk.length + ALIGNMENT_SLACK) + alignmentOf(chunk);
       engine.bytes.set(chunk, pointer);
       // Plain verdicts need no line count up front (the engine stops at the end); details are a u32
       // per URL, so their scratch is sized by an exact count (no entry after a final LF).

@@ -59,6 +59,26 @@ describe("RobotsWorkerPool", () => {
     }
   });
 
+  it("reads byte batches at every alignment, in ordinary and in shared memory", async () => {
+    // Batches are copied to an address with their own remainder modulo 8 (src/alignment.ts): the
+    // offsets must hold for every remainder, on one thread and across the pool.
+    const pool = await RobotsWorkerPool.create(body, { workers: 2 });
+    pools.push(pool);
+    const expected = single.classifyWithLines(urlBytes, "Googlebot");
+    for (const Buffer of [ArrayBuffer, SharedArrayBuffer]) {
+      for (let offset = 0; offset < 8; offset++) {
+        const view = new Uint8Array(new Buffer(urlBytes.length + 16), offset, urlBytes.length);
+        view.set(urlBytes);
+        const fromPool = await pool.classifyWithLines(view, "Googlebot");
+        const fromOne = single.classifyWithLines(view, "Googlebot");
+        for (const answer of [fromPool, fromOne]) {
+          expect(answer.allowed).toEqual(expected.allowed);
+          expect(answer.lines).toEqual(expected.lines);
+        }
+      }
+    }
+  });
+
   it("uses the profile and size limit it was created with", async () => {
     const pool = await RobotsWorkerPool.create("User-agent: *\nDisallow: /%61\n", { workers: 2, profile: "rfc9309" });
     pools.push(pool);
