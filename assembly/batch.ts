@@ -127,38 +127,62 @@ let nextLineStart: usize = 0;
 function queueKnownLines(
   table: RuleTable, base: usize, lineStart: usize, limit: usize, url: u32, count: u32, queued: usize, stripCr: bool,
 ): u32 {
+  // One loop per profile, each with only the tests its profile needs.
+  return table.profile == Profile.RFC9309
+    ? queueLines(true, base, lineStart, limit, url, count, queued, stripCr)
+    : queueLines(false, base, lineStart, limit, url, count, queued, stripCr);
+}
+
+// @ts-ignore: decorator
+@inline function queueLines(
+  rfc: bool, base: usize, lineStart: usize, limit: usize, url: u32, count: u32, queued: usize, stripCr: bool,
+): u32 {
   const known = <usize>knownLength;
-  const rfc = table.profile == Profile.RFC9309;
-  // The bytes that end the scan of a path; repeats where a profile needs fewer.
-  const vHash = i8x16.splat(<i8>Char.HASH);
-  const vLf = i8x16.splat(<i8>Char.LF);
-  const vNulOrPercent = i8x16.splat(<i8>(rfc ? Char.PERCENT : 0));
-  const vStar = i8x16.splat(<i8>(rfc ? Char.STAR : Char.HASH));
-  const vDollar = i8x16.splat(<i8>(rfc ? Char.DOLLAR : Char.HASH));
-  // The sign bit of bytes >= 0x80, which bitmask collects (RFC 9309 only).
-  const vHigh = i8x16.splat(rfc ? <i8>-128 : 0);
+  // The known bytes as two overlapping words (16 bytes each, else 8), compared in two steps.
+  const wide = known >= 16;
+  const narrow = !wide && known >= 8;
+  const headWide = v128.load(knownBytes);
+  const tailWide = v128.load(knownBytes + (wide ? known - 16 : 0));
+  const headNarrow = load<u64>(knownBytes);
+  const tailNarrow = load<u64>(knownBytes + (narrow ? known - 8 : 0));
   const memoryEnd = <usize>memory.size() << 16;
   let start = lineStart;
   let slot = queued;
   let taken: u32 = 0;
   while (slot < QUEUE_LANES && url + taken < count) {
-    if (start + known > limit || !bytesEqual(base + start, knownBytes, known)) break;
+    if (start + known > limit) break;
+    const line = base + start;
+    if (wide) {
+      if (v128.any_true(v128.or(v128.xor(v128.load(line), headWide), v128.xor(v128.load(line + known - 16), tailWide)))) break;
+    } else if (narrow) {
+      if (((load<u64>(line) ^ headNarrow) | (load<u64>(line + known - 8) ^ tailNarrow)) != 0) break;
+    } else if (!bytesEqual(line, knownBytes, known)) {
+      break;
+    }
     const at = start + known - 1;
     if (load<u8>(base + at) != Char.SLASH) break;
-    // Sixteen bytes at a time; bytes past the limit are ignored, bytes past memory never read.
+    // The first 64 bytes of the path in one go (most paths end there: no loop exit to mispredict),
+    // then sixteen at a time; bytes past the limit are ignored, bytes past memory never read.
     let end = at + 1;
     let readable = true;
-    while (end < limit) {
+    let found = false;
+    if (base + end + 64 <= memoryEnd) {
+      const p = base + end;
+      const mask = <u64>stopMask(rfc, v128.load(p)) | (<u64>stopMask(rfc, v128.load(p, 16)) << 16) |
+        (<u64>stopMask(rfc, v128.load(p, 32)) << 32) | (<u64>stopMask(rfc, v128.load(p, 48)) << 48);
+      if (mask != 0) {
+        end += <usize>ctz(mask);
+        found = true;
+      } else {
+        end += 64;
+      }
+    }
+    while (!found && end < limit) {
       if (base + end + 16 > memoryEnd) {
         readable = false;
         break;
       }
-      const x = v128.load(base + end);
-      const hits = v128.or(
-        v128.or(v128.or(i8x16.eq(x, vHash), i8x16.eq(x, vLf)), v128.or(i8x16.eq(x, vNulOrPercent), i8x16.eq(x, vStar))),
-        v128.or(i8x16.eq(x, vDollar), v128.and(x, vHigh)),
-      );
-      const mask = i8x16.bitmask(hits);
+      const mask = stopMask(rfc, v128.load(base + end));
       if (mask != 0) {
         end += <usize>ctz(mask);
         break;
@@ -181,6 +205,23 @@ function queueKnownLines(
   }
   nextLineStart = start;
   return taken;
+}
+
+/**
+ * A bit per byte of `x` that ends the scan of a path in queueLines: `#`, LF, and NUL (google) or
+ * `%`, `*`, `$` and bytes >= 0x80 (rfc9309: paths it rewrites are left to prepareUrl).
+ */
+// @ts-ignore: decorator
+@inline function stopMask(rfc: bool, x: v128): u32 {
+  let hits = v128.or(i8x16.eq(x, i8x16.splat(<i8>Char.HASH)), i8x16.eq(x, i8x16.splat(<i8>Char.LF)));
+  if (rfc) {
+    hits = v128.or(v128.or(hits, i8x16.eq(x, i8x16.splat(<i8>Char.PERCENT))), v128.or(i8x16.eq(x, i8x16.splat(<i8>Char.STAR)), i8x16.eq(x, i8x16.splat(<i8>Char.DOLLAR))));
+    // bitmask collects sign bits: bytes >= 0x80 mark themselves.
+    hits = v128.or(hits, x);
+  } else {
+    hits = v128.or(hits, i8x16.eq(x, i8x16.splat(0)));
+  }
+  return i8x16.bitmask(hits);
 }
 
 // @ts-ignore: decorator
