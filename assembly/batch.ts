@@ -138,13 +138,10 @@ function queueKnownLines(
   rfc: bool, base: usize, lineStart: usize, limit: usize, url: u32, count: u32, queued: usize, stripCr: bool,
 ): u32 {
   const known = <usize>knownLength;
-  // The known bytes as two overlapping words (16 bytes each, else 8), compared in two steps.
+  // Sixteen known bytes or more (most origins): compared as two overlapping vectors.
   const wide = known >= 16;
-  const narrow = !wide && known >= 8;
-  const headWide = v128.load(knownBytes);
-  const tailWide = v128.load(knownBytes + (wide ? known - 16 : 0));
-  const headNarrow = load<u64>(knownBytes);
-  const tailNarrow = load<u64>(knownBytes + (narrow ? known - 8 : 0));
+  const head = v128.load(knownBytes);
+  const tail = v128.load(knownBytes + (wide ? known - 16 : 0));
   const memoryEnd = <usize>memory.size() << 16;
   let start = lineStart;
   let slot = queued;
@@ -152,13 +149,7 @@ function queueKnownLines(
   while (slot < QUEUE_LANES && url + taken < count) {
     if (start + known > limit) break;
     const line = base + start;
-    if (wide) {
-      if (v128.any_true(v128.or(v128.xor(v128.load(line), headWide), v128.xor(v128.load(line + known - 16), tailWide)))) break;
-    } else if (narrow) {
-      if (((load<u64>(line) ^ headNarrow) | (load<u64>(line + known - 8) ^ tailNarrow)) != 0) break;
-    } else if (!bytesEqual(line, knownBytes, known)) {
-      break;
-    }
+    if (wide ? v128.any_true(v128.or(v128.xor(v128.load(line), head), v128.xor(v128.load(line + known - 16), tail))) : !bytesEqual(line, knownBytes, known)) break;
     const at = start + known - 1;
     if (load<u8>(base + at) != Char.SLASH) break;
     // The first 64 bytes of the path in one go (most paths end there: no loop exit to mispredict),
