@@ -1,23 +1,31 @@
-// The gram index: wildcard rules that the radix tree would leave in long candidate lists (real
-// files carry hundreds of `/*...` rules whose literal prefix is just `/`) are filed under one short
-// byte string, a *gram*, that every path they match must contain. A path then reads only the
-// buckets of the grams it holds, instead of trying every rule.
+// The gram index: wildcard rules that would crowd one node of the radix tree (real files carry
+// hundreds of `/*...` rules whose literal prefix is just `/`, and many carry dozens under each
+// `/section/`) are filed here instead, each under a short byte string, a *gram*, taken from one of
+// its literal segments, its *key*. A path reads only the buckets of the grams it holds, and where
+// it holds one, a rule of the bucket is tried by comparing its key where the gram puts it: a few
+// bytes compared in place, with no search, so a rule that does not match costs one compare.
 //
-// Grams, most selective first:
+// Each crowded prefix has an id. The tree marks the node of its string, and a walk that passes the
+// node probes the rest of the path for that prefix's rules only: the id salts every hash, so rules
+// under `/shop/` are never tried on paths under `/blog/`.
+//
+// A rule's gram, most selective first:
 // - the last four bytes of an `$`-anchored rule's final segment, which must end the path (one
 //   probe per path), or its last two bytes when that segment has two or three;
-// - any four adjacent literal bytes of the rule (a quad), the one fewest other rules share;
+// - four adjacent bytes of a segment (a quad), the one fewest other rules of the prefix share;
 // - else the last byte of a one-byte final `$` segment;
-// - else any two adjacent literal bytes (a pair), the one fewest rules share; when only a few
-//   rules need pairs they are always candidates instead (probing every pair of every path would
-//   cost more than trying them);
+// - else two adjacent bytes of a segment (a pair), the one fewest rules share; when only a few
+//   rules of a prefix need pairs they are always candidates instead (probing every pair of every
+//   path would cost more than trying them);
 // - rules with no gram at all (`/*a*b*`) are always candidates.
-// All grams hash into one table of buckets. A bit filter of the hashes in use answers most
-// probes without touching a bucket, and a per-bucket stamp makes each bucket read once per path.
-// Buckets list ranks in ascending order, so reading stops at the first rank that cannot win.
+// All grams hash into one table of buckets. A bit filter of the hashes in use answers most probes
+// without touching a bucket. Buckets list ranks in ascending order, so reading stops at the first
+// rank that cannot win.
 
 import { Char } from "./chars";
 import { candidateMatches, candidateMayMatch, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
+import { pathHoldsMasks, storeRuleMasks } from "./mask";
+import { bytesEqual, segmentsFit } from "./pattern";
 import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
 
@@ -34,7 +42,7 @@ const enum Gram {
   ALWAYS = 5,
 }
 
-/** At most this many rules filed by a pair become always-candidates instead. */
+/** At most this many rules of a prefix filed by a pair become always-candidates instead. */
 const FEW_PAIR_RULES: u32 = 16;
 
 /** Extra cost of a gram holding `/`: almost every path has several. */
@@ -42,12 +50,18 @@ const SLASH_PENALTY_PAIR: u32 = 1024;
 const SLASH_PENALTY_QUAD: u32 = 8;
 
 /**
- * Hash of a gram of one kind: a 64-bit multiply whose high bits (45..63 at most) feed the filter
- * and whose bits 16..35 (at most) pick the bucket, so that the two are independent.
+ * The bucket hash of a gram of one kind: a 64-bit multiply whose bits 16..35 (at most) pick the
+ * bucket. The prefix's salt is XORed in after the multiply.
  */
 // @ts-ignore: decorator
 @inline function gramHash(kind: u32, gram: u32): u64 {
   return (<u64>gram | (<u64>kind << 32)) * 0x9e3779b97f4a7c15;
+}
+
+/** The salt of a prefix id (0 for the first, usually `/`). */
+// @ts-ignore: decorator
+@inline function saltOf(id: u32): u64 {
+  return <u64>id * 0xd6e8feb86659fd93;
 }
 
 // @ts-ignore: decorator
@@ -55,15 +69,28 @@ const SLASH_PENALTY_QUAD: u32 = 8;
   return <u32>(hash >>> 16) & mask;
 }
 
-/** The filter bit of a hash: its top bits, as many as the filter's size needs. */
+/**
+ * The filter hash of a gram, independent of the bucket hash: a 32-bit multiply, so that four
+ * quads hash in one vector multiply (probeQuads), with the kind and the prefix id XORed in
+ * after it. Its top bits pick the filter bit.
+ */
+const FILTER_MUL: u32 = 0x9e3779b1;
+const KIND_MUL: u32 = 0x85ebca6b;
+
 // @ts-ignore: decorator
-@inline function filterBit(hash: u64, shift: u64): u32 {
-  return <u32>(hash >>> shift);
+@inline function idSaltOf(id: u32): u32 {
+  return id * 0xc2b2ae35;
 }
 
 // @ts-ignore: decorator
-@inline function inFilter(filter: usize, bit: u32): bool {
-  return (<u32>load<u8>(filter + (bit >>> 3)) & (<u32>1 << (bit & 7))) != 0;
+@inline function filterBit(kind: u32, gram: u32, idSalt: u32, shift: u32): u32 {
+  return ((gram * FILTER_MUL) ^ (kind * KIND_MUL) ^ idSalt) >>> shift;
+}
+
+/** 1 if the filter has the bit, else 0. */
+// @ts-ignore: decorator
+@inline function filterHas(filter: usize, bit: u32): u32 {
+  return (<u32>load<u8>(filter + (bit >>> 3)) >>> (bit & 7)) & 1;
 }
 
 /**
@@ -82,329 +109,555 @@ const MAX_FILTER_BITS: u32 = 1 << 19;
   return false;
 }
 
+/**
+ * An indexed rule as a bucket lists it, 32 bytes: enough to try it where a path holds its gram
+ * without reading the rule table or the pattern, unless its key is in place and it has more
+ * segments than the key.
+ */
+const ENTRY_BYTES: usize = 32;
+const enum Entry {
+  RANK = 0,
+  PREFIX_ID = 4,
+  /** The key's first eight bytes (zeros past its end). */
+  KEY_HEAD = 8,
+  /** Address of the key (a segment of the pattern) in the table's pool. */
+  KEY = 16,
+  /** The key's length | ALONE. */
+  KEY_LENGTH = 20,
+  /** Where the gram lies in the key; AT_END when the key must end the path. */
+  GRAM_OFFSET = 24,
+  /** The rule (index in the table). */
+  RULE = 28,
+}
+const AT_END: u32 = 0xffffffff;
+/** KEY_LENGTH flag: the key is the only segment after the prefix, so a key in place is a match. */
+const ALONE: u32 = 0x80000000;
+/** Byte and pair masks (mask.ts) of each entry's pattern, 16 bytes, beside the entries: read only when a key is in place. */
+const MASK_BYTES: usize = 16;
+
+/** Per prefix id, 16 bytes: what its probes need. */
+const enum PrefixField {
+  /** Smallest rank filed under the prefix: a path whose best is already at most this skips it. */
+  FIRST_RANK = 0,
+  /** Range of `always` (candidate entries) of the prefix's rules with no gram. */
+  ALWAYS_START = 4,
+  ALWAYS_END = 8,
+  /** A bit per gram kind the prefix's rules are filed under. */
+  KINDS = 12,
+}
+const PREFIX_BYTES: usize = 16;
+
 @unmanaged
 export class GramIndex {
   /** A power of two. */
   bucketCount: u32;
-  /**
-   * Per bucket and one more: the bucket's first entry and the number of the path that last read
-   * it (so a bucket is read once per path), side by side: one cache line per bucket read.
-   */
+  /** Per bucket and one more: the bucket's first entry (the next bucket's first ends it). */
   headers: Vec;
-  /** Candidate entries (candidates.ts), bucket after bucket, each bucket in rank order. */
+  /** Entries (ENTRY_BYTES), bucket after bucket, each bucket in rank order. */
   entries: Vec;
+  /** The masks of each entry (MASK_BYTES), in the same order. */
+  masks: Vec;
   /** A power of two of bits: a filed gram's bit is set (see filterBit). */
   filter: Vec;
-  /** 64 - log2(filter bits). */
-  filterShift: u64;
-  visit: u32;
-  /** Candidate entries of the rules with no gram, in rank order. */
+  /** 32 - log2(filter bits). */
+  filterShift: u32;
+  /** Candidate entries (candidates.ts) of the rules with no gram, prefix after prefix, in rank order. */
   always: Vec;
-  /** Smallest indexed rank: a path whose best is already at most this skips the index. */
-  firstRank: u32;
-  anyPairs: bool;
-  anyQuads: bool;
+  /** PREFIX_BYTES per prefix id. */
+  prefixes: Vec;
 
   bytes(): usize {
-    return offsetof<GramIndex>() + this.headers.capacity + this.entries.capacity + this.filter.capacity + this.always.capacity;
+    return offsetof<GramIndex>() + this.headers.capacity + this.entries.capacity + this.masks.capacity + this.filter.capacity +
+      this.always.capacity + this.prefixes.capacity;
   }
 
   free(): void {
     this.headers.free();
     this.entries.free();
+    this.masks.free();
     this.filter.free();
     this.always.free();
+    this.prefixes.free();
     heap.free(changetype<usize>(this));
   }
 }
 
 // ---- Building --------------------------------------------------------------------------------
 
-/** Bytes of a rule's pattern that literal grams may come from: all but a final `$`. */
+/**
+ * The literal segments of a wildcard rule after its prefix, one at a time (nextSegment): the runs
+ * of bytes between `*`s, the last ending before a final `$`.
+ */
+let segmentStart: usize = 0;
+let segmentLength: usize = 0;
+/** Whether the current segment is the last of a `$`-anchored rule (it must end the path). */
+let segmentAtEnd: bool = false;
+
+/** Where the segments of the rule start: after the `*` that ends its prefix. */
+// @ts-ignore: decorator
+@inline function firstSegment(table: RuleTable, rule: u32): usize {
+  return <usize>table.ruleField(rule, RuleField.PREFIX_LENGTH) + 1;
+}
+
+/** Bytes of a rule's pattern that segments come from: all but a final `$`. */
 // @ts-ignore: decorator
 @inline function literalEnd(table: RuleTable, rule: u32): usize {
   const length = <usize>table.ruleField(rule, RuleField.PATTERN_LENGTH);
   return table.ruleField(rule, RuleField.FLAGS) & RuleFlag.ANCHORED ? length - 1 : length;
 }
 
+/** Reads the segment at `at` (up to the next `*` or `end`) into segmentStart/Length; returns where the next one starts. */
 // @ts-ignore: decorator
-@inline function isQuadAt(pattern: usize, at: usize): bool {
-  const q = load<u32>(pattern + at);
-  // A byte equal to `*` gives a zero byte in q ^ splat(`*`).
-  const x = q ^ 0x2a2a2a2a;
-  return ((x - 0x01010101) & ~x & 0x80808080) == 0;
+@inline function nextSegment(pattern: usize, at: usize, end: usize, anchored: bool): usize {
+  let star = at;
+  while (star < end && load<u8>(pattern + star) != Char.STAR) star++;
+  segmentStart = at;
+  segmentLength = star - at;
+  segmentAtEnd = anchored && star >= end;
+  return star + 1;
 }
 
+/** The gram of `width` bytes (4 or 2) at `at`. */
 // @ts-ignore: decorator
-@inline function isPairAt(pattern: usize, at: usize): bool {
-  return load<u8>(pattern + at) != Char.STAR && load<u8>(pattern + at + 1) != Char.STAR;
+@inline function gramAt(width: usize, at: usize): u32 {
+  return width == 4 ? load<u32>(at) : <u32>load<u16>(at);
 }
 
-/** Counts, per bucket, the anywhere-grams of one kind (QUAD or PAIR) of every rule: how crowded each gram is. */
-function countGrams(table: RuleTable, ranks: usize, n: u32, mask: u32, counts: usize, kind: u32): void {
+/**
+ * Counts, per bucket, the anywhere-grams of one kind (QUAD or PAIR) of every rule, salted by its
+ * prefix: how crowded each gram is. Segments that must end the path have end grams instead.
+ */
+function countGrams(table: RuleTable, ranks: usize, ids: usize, n: u32, mask: u32, counts: usize, kind: u32): void {
   const width: usize = kind == Gram.QUAD ? 4 : 2;
   for (let i: u32 = 0; i < n; i++) {
     const rule = table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2)));
     const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
     const end = literalEnd(table, rule);
-    for (let at: usize = 0; at + width <= end; at++) {
-      if (kind == Gram.QUAD ? !isQuadAt(pattern, at) : !isPairAt(pattern, at)) continue;
-      const gram = kind == Gram.QUAD ? load<u32>(pattern + at) : <u32>load<u16>(pattern + at);
-      const slot = counts + (<usize>bucketOf(gramHash(kind, gram), mask) << 2);
-      store<u32>(slot, load<u32>(slot) + 1);
+    const anchored = (table.ruleField(rule, RuleField.FLAGS) & RuleFlag.ANCHORED) != 0;
+    const salt = saltOf(load<u32>(ids + (<usize>i << 2)));
+    for (let at = firstSegment(table, rule); at <= end;) {
+      at = nextSegment(pattern, at, end, anchored);
+      if (segmentAtEnd) break;
+      for (let o: usize = 0; o + width <= segmentLength; o++) {
+        const slot = counts + (<usize>bucketOf(gramHash(kind, gramAt(width, pattern + segmentStart + o)) ^ salt, mask) << 2);
+        store<u32>(slot, load<u32>(slot) + 1);
+      }
     }
   }
 }
 
-/** The gram chosen for a rule (see the file comment), as chooseGram's result. */
+/** The gram chosen for a rule (see the file comment): its kind, bytes, key segment and place in it. */
 let chosenKind: u32 = Gram.ALWAYS;
 let chosenGram: u32 = 0;
+let chosenKeyStart: usize = 0;
+let chosenKeyLength: usize = 0;
+let chosenOffset: u32 = 0;
+
+// @ts-ignore: decorator
+@inline function choose(kind: u32, gram: u32, keyStart: usize, keyLength: usize, offset: u32): void {
+  chosenKind = kind;
+  chosenGram = gram;
+  chosenKeyStart = keyStart;
+  chosenKeyLength = keyLength;
+  chosenOffset = offset;
+}
 
 /**
- * Chooses a rule's gram short of pairs (`counts`: of quads); chosenKind PAIR means the rule
- * needs one (choosePair).
+ * Chooses a rule's gram of the given width (4: quads, with the end grams before and the one-byte
+ * end after them; 2: pairs) among its segments, the least crowded by `counts`; chosenKind ALWAYS
+ * when it has none.
  */
-function chooseGram(table: RuleTable, rule: u32, mask: u32, counts: usize): void {
+function chooseGram(table: RuleTable, rule: u32, salt: u64, mask: u32, counts: usize, width: usize): void {
   const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
   const end = literalEnd(table, rule);
-  let segment: usize = 0;
-  if (table.ruleField(rule, RuleField.FLAGS) & RuleFlag.ANCHORED) {
-    let start = end;
-    while (start > 0 && load<u8>(pattern + start - 1) != Char.STAR) start--;
-    segment = end - start;
-    if (segment >= 4) {
-      chosenKind = Gram.QUAD_AT_END;
-      chosenGram = load<u32>(pattern + end - 4);
-      return;
-    }
-    if (segment >= 2) {
-      chosenKind = Gram.PAIR_AT_END;
-      chosenGram = <u32>load<u16>(pattern + end - 2);
-      return;
-    }
-  }
+  const anchored = (table.ruleField(rule, RuleField.FLAGS) & RuleFlag.ANCHORED) != 0;
+  chosenKind = Gram.ALWAYS;
   let bestCost: u32 = NO_COST;
-  let bestGram: u32 = 0;
-  for (let at: usize = 0; at + 4 <= end; at++) {
-    if (!isQuadAt(pattern, at)) continue;
-    const gram = load<u32>(pattern + at);
-    const cost = load<u32>(counts + (<usize>bucketOf(gramHash(Gram.QUAD, gram), mask) << 2)) + (hasSlash(gram, 4) ? SLASH_PENALTY_QUAD : 0);
-    if (cost < bestCost) {
-      bestCost = cost;
-      bestGram = gram;
+  let lastStart: usize = 0;
+  let lastLength: usize = 0;
+  for (let at = firstSegment(table, rule); at <= end;) {
+    at = nextSegment(pattern, at, end, anchored);
+    if (segmentAtEnd) {
+      lastStart = segmentStart;
+      lastLength = segmentLength;
+      // The end of an anchored rule is its most selective gram: one probe per path.
+      if (width == 4 && segmentLength >= 4) {
+        choose(Gram.QUAD_AT_END, load<u32>(pattern + end - 4), segmentStart, segmentLength, AT_END);
+        return;
+      }
+      if (width == 4 && segmentLength >= 2) {
+        choose(Gram.PAIR_AT_END, <u32>load<u16>(pattern + end - 2), segmentStart, segmentLength, AT_END);
+        return;
+      }
+      break;
+    }
+    for (let o: usize = 0; o + width <= segmentLength; o++) {
+      const gram = gramAt(width, pattern + segmentStart + o);
+      const kind = width == 4 ? Gram.QUAD : Gram.PAIR;
+      const penalty = hasSlash(gram, <u32>width) ? (width == 4 ? SLASH_PENALTY_QUAD : SLASH_PENALTY_PAIR) : 0;
+      const cost = load<u32>(counts + (<usize>bucketOf(gramHash(kind, gram) ^ salt, mask) << 2)) + penalty;
+      if (cost < bestCost) {
+        bestCost = cost;
+        choose(kind, gram, segmentStart, segmentLength, <u32>o);
+      }
     }
   }
-  if (bestCost != NO_COST) {
-    chosenKind = Gram.QUAD;
-    chosenGram = bestGram;
-    return;
+  if (bestCost == NO_COST && width == 4 && lastLength == 1) {
+    choose(Gram.BYTE_AT_END, <u32>load<u8>(pattern + lastStart), lastStart, 1, AT_END);
   }
-  if (segment == 1) {
-    chosenKind = Gram.BYTE_AT_END;
-    chosenGram = <u32>load<u8>(pattern + end - 1);
-    return;
-  }
-  chosenKind = Gram.PAIR;
-  chosenGram = 0;
 }
 
-/** The pair of a rule that chooseGram left to pairs (`counts`: of pairs), or ALWAYS when it has none. */
-function choosePair(table: RuleTable, rule: u32, mask: u32, counts: usize): void {
-  const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
-  const end = literalEnd(table, rule);
-  let bestCost: u32 = NO_COST;
-  let bestGram: u32 = 0;
-  for (let at: usize = 0; at + 2 <= end; at++) {
-    if (!isPairAt(pattern, at)) continue;
-    const gram = <u32>load<u16>(pattern + at);
-    const cost = load<u32>(counts + (<usize>bucketOf(gramHash(Gram.PAIR, gram), mask) << 2)) + (hasSlash(gram, 2) ? SLASH_PENALTY_PAIR : 0);
-    if (cost < bestCost) {
-      bestCost = cost;
-      bestGram = gram;
-    }
-  }
-  chosenKind = bestCost != NO_COST ? Gram.PAIR : Gram.ALWAYS;
-  chosenGram = bestGram;
+/** Per indexed rule while the index is built: kind (u8) and gram, key start and length, offset (u32 each). */
+const CHOICE_BYTES: usize = 20;
+
+// @ts-ignore: decorator
+@inline function storeChoice(at: usize): void {
+  store<u32>(at, chosenKind);
+  store<u32>(at, chosenGram, 4);
+  store<u32>(at, <u32>chosenKeyStart, 8);
+  store<u32>(at, <u32>chosenKeyLength, 12);
+  store<u32>(at, chosenOffset, 16);
 }
 
-/** Builds the index over `n` ranks of the table's selection, listed ascending at `ranks`. */
-export function buildGramIndex(table: RuleTable, ranks: usize, n: u32): GramIndex {
+/**
+ * Builds the index over `n` ranks of the table's selection, listed ascending at `ranks`, with the
+ * prefix id of each at `ids` (ids below `prefixCount`).
+ */
+export function buildGramIndex(table: RuleTable, ranks: usize, ids: usize, n: u32, prefixCount: u32): GramIndex {
   let bucketCount: u32 = 64;
   while (bucketCount < n * 2 && bucketCount < (1 << 20)) bucketCount <<= 1;
   const mask = bucketCount - 1;
 
   const index = changetype<GramIndex>(heap.alloc(offsetof<GramIndex>()));
   index.bucketCount = bucketCount;
-  index.headers = Vec.create((<usize>bucketCount + 1) << 3);
+  index.headers = Vec.create((<usize>bucketCount + 1) << 2);
   index.entries = Vec.create(16);
   let filterBits = MIN_FILTER_BITS;
   while (filterBits < n * FILTER_BITS_PER_RULE && filterBits < MAX_FILTER_BITS) filterBits <<= 1;
   index.filter = Vec.create(filterBits >> 3);
-  index.filterShift = 64 - <u64>ctz(filterBits);
-  index.visit = 0;
+  index.filterShift = 32 - ctz(filterBits);
   index.always = Vec.create(16);
-  index.firstRank = n > 0 ? load<u32>(ranks) : NO_RANK;
-  index.anyPairs = false;
-  index.anyQuads = false;
+  index.prefixes = Vec.create(<usize>prefixCount * PREFIX_BYTES);
   const headers = index.headers.data;
-  index.headers.length = (<usize>bucketCount + 1) << 3;
+  index.headers.length = (<usize>bucketCount + 1) << 2;
   memory.fill(headers, 0, index.headers.length);
   memory.fill(index.filter.data, 0, filterBits >> 3);
   index.filter.length = filterBits >> 3;
+  const prefixes = index.prefixes.data;
+  index.prefixes.length = <usize>prefixCount * PREFIX_BYTES;
+  memory.fill(prefixes, 0, index.prefixes.length);
+  for (let id: u32 = 0; id < prefixCount; id++) store<u32>(prefixes + <usize>id * PREFIX_BYTES, NO_RANK, PrefixField.FIRST_RANK);
 
-  // The hash each rule is filed under (ALWAYS rules: none), then a counting sort into buckets.
+  // Each rule's gram, chosen by how many rules of its prefix share a bucket with it.
   const counts = heap.alloc(<usize>bucketCount << 2);
   memory.fill(counts, 0, <usize>bucketCount << 2);
-  countGrams(table, ranks, n, mask, counts, Gram.QUAD);
-  const buckets = heap.alloc(max<usize>(<usize>n << 2, 4));
-  const kinds = heap.alloc(max<usize>(<usize>n, 1));
-  let pairRules: u32 = 0;
+  countGrams(table, ranks, ids, n, mask, counts, Gram.QUAD);
+  const choices = heap.alloc(max<usize>(<usize>n * CHOICE_BYTES, CHOICE_BYTES));
+  // Rules of each prefix that need pairs.
+  const pairRules = heap.alloc(max<usize>(<usize>prefixCount << 2, 4));
+  memory.fill(pairRules, 0, <usize>prefixCount << 2);
+  let anyPairRules = false;
   for (let i: u32 = 0; i < n; i++) {
-    chooseGram(table, table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2))), mask, counts);
-    store<u8>(kinds + i, chosenKind);
-    store<u32>(buckets + (<usize>i << 2), chosenGram);
-    if (chosenKind == Gram.PAIR) pairRules++;
+    const id = load<u32>(ids + (<usize>i << 2));
+    chooseGram(table, table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2))), saltOf(id), mask, counts, 4);
+    if (chosenKind == Gram.ALWAYS) {
+      // Not a pair yet: counted below, once pairs are counted.
+      chosenKind = Gram.PAIR;
+      anyPairRules = true;
+    }
+    storeChoice(choices + <usize>i * CHOICE_BYTES);
   }
-  // Pairs are counted only when enough rules need them to be filed by pair (see below).
-  if (pairRules > FEW_PAIR_RULES) {
+  if (anyPairRules) {
     memory.fill(counts, 0, <usize>bucketCount << 2);
-    countGrams(table, ranks, n, mask, counts, Gram.PAIR);
-    pairRules = 0;
+    countGrams(table, ranks, ids, n, mask, counts, Gram.PAIR);
     for (let i: u32 = 0; i < n; i++) {
-      if (load<u8>(kinds + i) != Gram.PAIR) continue;
-      choosePair(table, table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2))), mask, counts);
-      store<u8>(kinds + i, chosenKind);
-      store<u32>(buckets + (<usize>i << 2), chosenGram);
-      if (chosenKind == Gram.PAIR) pairRules++;
+      const choice = choices + <usize>i * CHOICE_BYTES;
+      if (load<u32>(choice) != Gram.PAIR) continue;
+      const id = load<u32>(ids + (<usize>i << 2));
+      chooseGram(table, table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2))), saltOf(id), mask, counts, 2);
+      storeChoice(choice);
+      if (chosenKind == Gram.PAIR) store<u32>(pairRules + (<usize>id << 2), load<u32>(pairRules + (<usize>id << 2)) + 1);
     }
   }
-  // Probing every pair of every path costs more than trying a few rules on each path.
-  const pairsAsAlways = pairRules <= FEW_PAIR_RULES;
+  heap.free(counts);
+
+  // The final kinds, the prefixes' first ranks and kinds, the always-candidates of each prefix
+  // counted and the buckets' sizes.
+  const buckets = heap.alloc(max<usize>(<usize>n << 2, 4));
   for (let i: u32 = 0; i < n; i++) {
-    const rank = load<u32>(ranks + (<usize>i << 2));
-    let kind = <u32>load<u8>(kinds + i);
-    if (kind == Gram.PAIR && pairsAsAlways) kind = Gram.ALWAYS;
+    const id = load<u32>(ids + (<usize>i << 2));
+    const prefix = prefixes + <usize>id * PREFIX_BYTES;
+    const choice = choices + <usize>i * CHOICE_BYTES;
+    let kind = load<u32>(choice);
+    // Probing every pair of every path costs more than trying a few rules on each path.
+    if (kind == Gram.PAIR && load<u32>(pairRules + (<usize>id << 2)) <= FEW_PAIR_RULES) kind = Gram.ALWAYS;
+    store<u32>(choice, kind);
+    store<u32>(prefix, min(load<u32>(prefix, PrefixField.FIRST_RANK), load<u32>(ranks + (<usize>i << 2))), PrefixField.FIRST_RANK);
     if (kind == Gram.ALWAYS) {
-      store<u8>(kinds + i, Gram.ALWAYS);
-      writeCandidate(table, rank, index.always.reserve(CANDIDATE_BYTES));
-      index.always.length += CANDIDATE_BYTES;
+      store<u32>(prefix, load<u32>(prefix, PrefixField.ALWAYS_END) + 1, PrefixField.ALWAYS_END);
       continue;
     }
-    if (kind == Gram.PAIR) index.anyPairs = true;
-    if (kind == Gram.QUAD) index.anyQuads = true;
-    const hash = gramHash(kind, load<u32>(buckets + (<usize>i << 2)));
-    const bit = filterBit(hash, index.filterShift);
+    store<u32>(prefix, load<u32>(prefix, PrefixField.KINDS) | (1 << kind), PrefixField.KINDS);
+    const gram = load<u32>(choice, 4);
+    const hash = gramHash(kind, gram) ^ saltOf(id);
+    const bit = filterBit(kind, gram, idSaltOf(id), index.filterShift);
     const filterByte = index.filter.data + (bit >>> 3);
     store<u8>(filterByte, <u32>load<u8>(filterByte) | (<u32>1 << (bit & 7)));
     const bucket = bucketOf(hash, mask);
     store<u32>(buckets + (<usize>i << 2), bucket);
-    const slot = headers + ((<usize>bucket + 1) << 3);
+    const slot = headers + ((<usize>bucket + 1) << 2);
     store<u32>(slot, load<u32>(slot) + 1);
   }
-  heap.free(counts);
-  for (let b: u32 = 1; b <= bucketCount; b++) {
-    store<u32>(headers + (<usize>b << 3), load<u32>(headers + (<usize>b << 3)) + load<u32>(headers + (<usize>(b - 1) << 3)));
+  // Always-candidates, prefix after prefix, each in rank order (ranks come ascending).
+  let alwaysCount: u32 = 0;
+  for (let id: u32 = 0; id < prefixCount; id++) {
+    const prefix = prefixes + <usize>id * PREFIX_BYTES;
+    const count = load<u32>(prefix, PrefixField.ALWAYS_END);
+    store<u32>(prefix, alwaysCount, PrefixField.ALWAYS_START);
+    store<u32>(prefix, alwaysCount, PrefixField.ALWAYS_END);
+    alwaysCount += count;
   }
-  const total = load<u32>(headers + (<usize>bucketCount << 3));
-  const out = index.entries.reserve(<usize>total * CANDIDATE_BYTES);
-  index.entries.length = <usize>total * CANDIDATE_BYTES;
+  index.always.reserve(<usize>alwaysCount * CANDIDATE_BYTES);
+  index.always.length = <usize>alwaysCount * CANDIDATE_BYTES;
+  for (let i: u32 = 0; i < n; i++) {
+    if (load<u32>(choices + <usize>i * CHOICE_BYTES) != Gram.ALWAYS) continue;
+    const prefix = prefixes + <usize>load<u32>(ids + (<usize>i << 2)) * PREFIX_BYTES;
+    const at = load<u32>(prefix, PrefixField.ALWAYS_END);
+    writeCandidate(table, load<u32>(ranks + (<usize>i << 2)), index.always.data + <usize>at * CANDIDATE_BYTES);
+    store<u32>(prefix, at + 1, PrefixField.ALWAYS_END);
+  }
+  heap.free(pairRules);
+  for (let b: u32 = 1; b <= bucketCount; b++) {
+    store<u32>(headers + (<usize>b << 2), load<u32>(headers + (<usize>b << 2)) + load<u32>(headers + (<usize>(b - 1) << 2)));
+  }
+  const total = load<u32>(headers + (<usize>bucketCount << 2));
+  const out = index.entries.reserve(<usize>total * ENTRY_BYTES);
+  index.entries.length = <usize>total * ENTRY_BYTES;
+  index.masks = Vec.create(<usize>total * MASK_BYTES);
+  index.masks.length = <usize>total * MASK_BYTES;
   // Placing ranks in ascending order keeps every bucket ascending.
   const cursor = heap.alloc(<usize>bucketCount << 2);
-  for (let b: u32 = 0; b < bucketCount; b++) store<u32>(cursor + (<usize>b << 2), load<u32>(headers + (<usize>b << 3)));
+  memory.copy(cursor, headers, <usize>bucketCount << 2);
   for (let i: u32 = 0; i < n; i++) {
-    if (load<u8>(kinds + i) == Gram.ALWAYS) continue;
+    const choice = choices + <usize>i * CHOICE_BYTES;
+    if (load<u32>(choice) == Gram.ALWAYS) continue;
     const slot = cursor + (<usize>load<u32>(buckets + (<usize>i << 2)) << 2);
     const at = load<u32>(slot);
-    writeCandidate(table, load<u32>(ranks + (<usize>i << 2)), out + <usize>at * CANDIDATE_BYTES);
+    writeEntry(table, load<u32>(ranks + (<usize>i << 2)), load<u32>(ids + (<usize>i << 2)), choice, out + <usize>at * ENTRY_BYTES, index.masks.data + <usize>at * MASK_BYTES);
     store<u32>(slot, at + 1);
   }
   heap.free(cursor);
   heap.free(buckets);
-  heap.free(kinds);
+  heap.free(choices);
   return index;
+}
+
+function writeEntry(table: RuleTable, rank: u32, id: u32, choice: usize, at: usize, masks: usize): void {
+  const rule = table.selectedRules.u32At(rank);
+  const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
+  const prefix = table.ruleField(rule, RuleField.PREFIX_LENGTH);
+  const keyStart = load<u32>(choice, 8);
+  const keyLength = load<u32>(choice, 12);
+  let head: u64 = 0;
+  for (let i: u32 = min<u32>(keyLength, 8); i > 0; i--) head = (head << 8) | <u64>load<u8>(pattern + keyStart + i - 1);
+  store<u32>(at, rank, Entry.RANK);
+  store<u32>(at, id, Entry.PREFIX_ID);
+  store<u64>(at, head, Entry.KEY_HEAD);
+  store<u32>(at, <u32>(pattern + keyStart), Entry.KEY);
+  // Alone: nothing between the prefix's `*` and the key, and nothing after the key.
+  store<u32>(at, keyLength | (keyStart == prefix + 1 && keyStart + keyLength == <u32>literalEnd(table, rule) ? ALONE : 0), Entry.KEY_LENGTH);
+  store<u32>(at, load<u32>(choice, 16), Entry.GRAM_OFFSET);
+  store<u32>(at, rule, Entry.RULE);
+  storeRuleMasks(pattern, table.ruleField(rule, RuleField.PATTERN_LENGTH), masks);
 }
 
 // ---- Matching --------------------------------------------------------------------------------
 
-/** The current path while it probes the index. */
+/** The current path and prefix while the index is probed. */
+let probeTable: usize = 0;
+let probeIndex: usize = 0;
 let probePath: usize = 0;
 let probeLength: usize = 0;
+let probeId: u32 = 0;
+/** The length of the prefix's string: where its rules' segments may start. */
+let probeDepth: usize = 0;
+/** Keys are compared eight bytes at once where that reads no byte past memory. */
+let probeMemoryEnd: usize = 0;
 
-/** Tries the entries [from, to) in rank order; returns the first that matches and beats `best`, else `best`. */
+/**
+ * Whether the entry's rule matches the current path with its gram at `at` (the gram's place in
+ * the path; ignored for end grams): its key where the gram puts it, compared in place, then its
+ * other segments before and after the key. The prefix is known to match (the walk passed it).
+ */
 // @ts-ignore: decorator
-@inline function bestOf(from: usize, to: usize, best: u32): u32 {
-  for (let entry = from; entry < to; entry += CANDIDATE_BYTES) {
-    const rank = candidateRank(entry);
-    if (rank >= best) break;
-    if (candidateMayMatch(entry, probePath, probeLength) && candidateMatches(entry, probePath, probeLength, true)) return rank;
+@inline function entryMatches(entry: usize, at: usize): bool {
+  const keyField = load<u32>(entry, Entry.KEY_LENGTH);
+  const keyLength = <usize>(keyField & ~ALONE);
+  const offset = load<u32>(entry, Entry.GRAM_OFFSET);
+  // Where the key would start; before the prefix's end (or wrapped below 0) it cannot be.
+  const key = offset == AT_END ? probeLength - keyLength : at - <usize>offset;
+  if (key < probeDepth || key > probeLength - keyLength || keyLength > probeLength) return false;
+  const keyBytes = <usize>load<u32>(entry, Entry.KEY);
+  const from = probePath + key;
+  if (from + 8 <= probeMemoryEnd) {
+    // The first eight bytes (or fewer) in one compare, the rest (long keys) after.
+    const mask = keyLength >= 8 ? <u64>-1 : ((<u64>1 << (<u64>keyLength << 3)) - 1);
+    if ((load<u64>(from) & mask) != load<u64>(entry, Entry.KEY_HEAD)) return false;
+    if (keyLength > 8 && !bytesEqual(from + 8, keyBytes + 8, keyLength - 8)) return false;
+  } else if (!bytesEqual(from, keyBytes, keyLength)) {
+    return false;
   }
-  return best;
-}
-
-/** Reads the bucket of one gram of the path, once per path; returns the new best rank. */
-function readBucket(index: GramIndex, hash: u64, best: u32): u32 {
-  const header = index.headers.data + (<usize>bucketOf(hash, index.bucketCount - 1) << 3);
-  if (load<u32>(header, 4) == index.visit) return best;
-  store<u32>(header, index.visit, 4);
-  const entries = index.entries.data;
-  return bestOf(entries + <usize>load<u32>(header) * CANDIDATE_BYTES, entries + <usize>load<u32>(header, 8) * CANDIDATE_BYTES, best);
-}
-
-/** Probes one gram: most grams of a path are not in the filter and cost a multiply and a load. */
-// @ts-ignore: decorator
-@inline function probe(index: GramIndex, kind: u32, gram: u32, best: u32): u32 {
-  const hash = gramHash(kind, gram);
-  return inFilter(index.filter.data, filterBit(hash, index.filterShift)) ? readBucket(index, hash, best) : best;
-}
-
-/** The best rank among the indexed rules that match the path and beat `best`, else `best`. */
-export function bestIndexedRank(index: GramIndex, path: usize, length: usize, best: u32): u32 {
-  if (best <= index.firstRank) return best;
-  probePath = path;
-  probeLength = length;
-  best = bestOf(index.always.data, index.always.data + index.always.length, best);
-
-  let visit = ++index.visit;
-  if (visit == 0) {
-    // The path counter wrapped around: forget every stamp.
-    const headers = index.headers.data;
-    for (let b: u32 = 0; b <= index.bucketCount; b++) store<u32>(headers + (<usize>b << 3), 0, 4);
-    visit = index.visit = 1;
-  }
-  if (length >= 1) best = probe(index, Gram.BYTE_AT_END, <u32>load<u8>(path + length - 1), best);
-  if (length >= 2) best = probe(index, Gram.PAIR_AT_END, <u32>load<u16>(path + length - 2), best);
-  if (length >= 4) best = probe(index, Gram.QUAD_AT_END, load<u32>(path + length - 4), best);
-  if (index.anyQuads && length >= 4) best = probeAll(index, Gram.QUAD, path, length - 3, best);
-  if (index.anyPairs && length >= 2) best = probeAll(index, Gram.PAIR, path, length - 1, best);
-  return best;
-}
-
-/** The gram of a kind (QUAD or PAIR) at `at`. */
-// @ts-ignore: decorator
-@inline function gramAt(kind: u32, at: usize): u32 {
-  return kind == Gram.QUAD ? load<u32>(at) : <u32>load<u16>(at);
+  return (keyField & ALONE) != 0 || keyFits(entry, key, keyLength, keyBytes);
 }
 
 /**
- * Probes the grams of a kind at the path's first `positions` offsets. The filter is tested for 64
- * offsets at a time without a branch, collecting a bit per offset; only the offsets that pass
- * cost a branch and a bucket read (a branch per offset would mispredict on every pass).
+ * The rest of entryMatches: the segments before the key (after the prefix) and after it, searched
+ * only if the path holds the bytes and pairs of bytes the pattern needs (a key in place is often
+ * a common word, and the rest a search in vain).
  */
-function probeAll(index: GramIndex, kind: u32, path: usize, positions: usize, best: u32): u32 {
+function keyFits(entry: usize, key: usize, keyLength: usize, keyBytes: usize): bool {
+  const index = changetype<GramIndex>(probeIndex);
+  if (!pathHoldsMasks(index.masks.data + ((entry - index.entries.data) >> 1), probePath, probeLength)) return false;
+  const table = changetype<RuleTable>(probeTable);
+  const rule = load<u32>(entry, Entry.RULE);
+  const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
+  const anchored = (table.ruleField(rule, RuleField.FLAGS) & RuleFlag.ANCHORED) != 0;
+  const end = literalEnd(table, rule);
+  const prefix = probeDepth;
+  const keyStart = keyBytes - pattern;
+  // Segments between the prefix's `*` and the `*` before the key, in the path before the key.
+  if (keyStart > prefix + 1 && !segmentsFit(probePath, prefix, key, pattern, prefix + 1, keyStart - 1, false)) return false;
+  const keyEnd = keyStart + keyLength;
+  // The key ends the pattern: an anchored one was placed at the end of the path.
+  if (keyEnd >= end) return true;
+  return segmentsFit(probePath, key + keyLength, probeLength, pattern, keyEnd + 1, end, anchored);
+}
+
+/**
+ * Tries the bucket of `hash` for the gram at `at` in rank order; returns the first rank that
+ * matches and beats `best`, else `best`.
+ */
+// @ts-ignore: decorator
+@inline function readBucket(index: GramIndex, hash: u64, at: usize, best: u32): u32 {
+  const header = index.headers.data + (<usize>bucketOf(hash, index.bucketCount - 1) << 2);
+  const entries = index.entries.data;
+  const to = entries + <usize>load<u32>(header, 4) * ENTRY_BYTES;
+  for (let entry = entries + <usize>load<u32>(header) * ENTRY_BYTES; entry < to; entry += ENTRY_BYTES) {
+    const rank = load<u32>(entry, Entry.RANK);
+    if (rank >= best) break;
+    // Another prefix's rule in the same bucket.
+    if (load<u32>(entry, Entry.PREFIX_ID) != probeId) continue;
+    if (entryMatches(entry, at)) return rank;
+  }
+  return best;
+}
+
+/** Probes one end gram: most are not in the filter and cost a multiply and a load. */
+// @ts-ignore: decorator
+@inline function probeEnd(index: GramIndex, kind: u32, gram: u32, id: u32, best: u32): u32 {
+  if (!filterHas(index.filter.data, filterBit(kind, gram, idSaltOf(id), index.filterShift))) return best;
+  return readBucket(index, gramHash(kind, gram) ^ saltOf(id), 0, best);
+}
+
+/**
+ * The best rank among the rules filed under prefix `id`, whose string is the path's first
+ * `depth` bytes, that match the path and beat `best`; else `best`.
+ */
+export function bestIndexedRank(table: RuleTable, index: GramIndex, id: u32, depth: usize, path: usize, length: usize, best: u32): u32 {
+  const prefix = index.prefixes.data + <usize>id * PREFIX_BYTES;
+  if (best <= load<u32>(prefix, PrefixField.FIRST_RANK)) return best;
+  probeTable = changetype<usize>(table);
+  probeIndex = changetype<usize>(index);
+  probePath = path;
+  probeLength = length;
+  probeId = id;
+  probeDepth = depth;
+  probeMemoryEnd = <usize>memory.size() << 16;
+  // Rules with no gram: their prefix matched, the rest is tried (byte masks first).
+  const always = index.always.data;
+  const alwaysEnd = always + <usize>load<u32>(prefix, PrefixField.ALWAYS_END) * CANDIDATE_BYTES;
+  for (let entry = always + <usize>load<u32>(prefix, PrefixField.ALWAYS_START) * CANDIDATE_BYTES; entry < alwaysEnd; entry += CANDIDATE_BYTES) {
+    const rank = candidateRank(entry);
+    if (rank >= best) break;
+    if (candidateMayMatch(entry, path, length) && candidateMatches(entry, path, length, false)) {
+      best = rank;
+      break;
+    }
+  }
+
+  const kinds = load<u32>(prefix, PrefixField.KINDS);
+  const rest = length - depth;
+  if ((kinds & (1 << Gram.BYTE_AT_END)) && rest >= 1) best = probeEnd(index, Gram.BYTE_AT_END, <u32>load<u8>(path + length - 1), id, best);
+  if ((kinds & (1 << Gram.PAIR_AT_END)) && rest >= 2) best = probeEnd(index, Gram.PAIR_AT_END, <u32>load<u16>(path + length - 2), id, best);
+  if ((kinds & (1 << Gram.QUAD_AT_END)) && rest >= 4) best = probeEnd(index, Gram.QUAD_AT_END, load<u32>(path + length - 4), id, best);
+  if ((kinds & (1 << Gram.QUAD)) && rest >= 4) best = probeQuads(index, id, path + depth, depth, rest - 3, best);
+  if ((kinds & (1 << Gram.PAIR)) && rest >= 2) best = probePairs(index, id, path + depth, depth, rest - 1, best);
+  return best;
+}
+
+/**
+ * Probes the quads at the first `positions` offsets from `from` (offset `depth` of the path),
+ * sixteen at a time: four overlapping vector loads hold the sixteen quads, hashed by four vector
+ * multiplies, and the filter is tested for each without a branch, collecting a bit per offset.
+ * Only the offsets that pass cost a branch and a bucket read (a branch per offset would
+ * mispredict on every pass).
+ */
+function probeQuads(index: GramIndex, id: u32, from: usize, depth: usize, positions: usize, best: u32): u32 {
   const filter = index.filter.data;
   const shift = index.filterShift;
-  for (let base: usize = 0; base < positions; base += 64) {
-    const end = min<usize>(positions, base + 64);
-    let passed: u64 = 0;
+  const idSalt = idSaltOf(id);
+  const multiplier = i32x4.splat(FILTER_MUL);
+  const salt = i32x4.splat((Gram.QUAD * KIND_MUL) ^ idSalt);
+  const memoryEnd = <usize>memory.size() << 16;
+  for (let base: usize = 0; base < positions; base += 16) {
+    const at = from + base;
+    let passed: u32 = 0;
+    if (at + 19 <= memoryEnd) {
+      // Lane j of the load at at + k is the quad at offset 4j + k: bit 4j + k of `passed`.
+      const h0 = i32x4.shr_u(v128.xor(i32x4.mul(v128.load(at), multiplier), salt), shift);
+      const h1 = i32x4.shr_u(v128.xor(i32x4.mul(v128.load(at, 1), multiplier), salt), shift);
+      const h2 = i32x4.shr_u(v128.xor(i32x4.mul(v128.load(at, 2), multiplier), salt), shift);
+      const h3 = i32x4.shr_u(v128.xor(i32x4.mul(v128.load(at, 3), multiplier), salt), shift);
+      passed = filterHas(filter, i32x4.extract_lane(h0, 0)) | (filterHas(filter, i32x4.extract_lane(h1, 0)) << 1) |
+        (filterHas(filter, i32x4.extract_lane(h2, 0)) << 2) | (filterHas(filter, i32x4.extract_lane(h3, 0)) << 3) |
+        (filterHas(filter, i32x4.extract_lane(h0, 1)) << 4) | (filterHas(filter, i32x4.extract_lane(h1, 1)) << 5) |
+        (filterHas(filter, i32x4.extract_lane(h2, 1)) << 6) | (filterHas(filter, i32x4.extract_lane(h3, 1)) << 7) |
+        (filterHas(filter, i32x4.extract_lane(h0, 2)) << 8) | (filterHas(filter, i32x4.extract_lane(h1, 2)) << 9) |
+        (filterHas(filter, i32x4.extract_lane(h2, 2)) << 10) | (filterHas(filter, i32x4.extract_lane(h3, 2)) << 11) |
+        (filterHas(filter, i32x4.extract_lane(h0, 3)) << 12) | (filterHas(filter, i32x4.extract_lane(h1, 3)) << 13) |
+        (filterHas(filter, i32x4.extract_lane(h2, 3)) << 14) | (filterHas(filter, i32x4.extract_lane(h3, 3)) << 15);
+    } else {
+      // The last bytes of memory: one quad at a time.
+      for (let k: usize = 0; k < 16 && base + k < positions; k++) {
+        passed |= filterHas(filter, filterBit(Gram.QUAD, load<u32>(at + k), idSalt, shift)) << <u32>k;
+      }
+    }
+    // Offsets past the last quad were hashed from bytes after the path.
+    if (positions - base < 16) passed &= (<u32>1 << <u32>(positions - base)) - 1;
+    while (passed != 0) {
+      const k = <usize>ctz(passed);
+      passed &= passed - 1;
+      best = readBucket(index, gramHash(Gram.QUAD, load<u32>(at + k)) ^ saltOf(id), depth + base + k, best);
+    }
+  }
+  return best;
+}
+
+/** Probes the pairs at the first `positions` offsets from `from`, as probeQuads does (rarer: one at a time). */
+function probePairs(index: GramIndex, id: u32, from: usize, depth: usize, positions: usize, best: u32): u32 {
+  const filter = index.filter.data;
+  const shift = index.filterShift;
+  const idSalt = idSaltOf(id);
+  for (let base: usize = 0; base < positions; base += 32) {
+    const end = min<usize>(positions, base + 32);
+    let passed: u32 = 0;
     for (let at = base; at < end; at++) {
-      const bit = filterBit(gramHash(kind, gramAt(kind, path + at)), shift);
-      passed |= <u64>((<u32>load<u8>(filter + (bit >>> 3)) >>> (bit & 7)) & 1) << <u64>(at - base);
+      passed |= filterHas(filter, filterBit(Gram.PAIR, <u32>load<u16>(from + at), idSalt, shift)) << <u32>(at - base);
     }
     while (passed != 0) {
       const at = base + <usize>ctz(passed);
       passed &= passed - 1;
-      best = readBucket(index, gramHash(kind, gramAt(kind, path + at)), best);
-      if (best <= index.firstRank) return best;
+      best = readBucket(index, gramHash(Gram.PAIR, <u32>load<u16>(from + at)) ^ saltOf(id), depth + at, best);
     }
   }
   return best;

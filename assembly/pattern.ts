@@ -91,17 +91,27 @@ function indexOfKmp(hay: usize, from: usize, to: usize, needle: usize, needleLen
 export function matchesAfterPrefix(path: usize, pathLength: usize, pattern: usize, patternLength: usize, prefix: usize, anchored: bool): bool {
   const end = anchored ? patternLength - 1 : patternLength;
   if (prefix == end) return !anchored || pathLength == prefix;
-  let pos = prefix;
-  let at = prefix + 1; // skip the `*` after the prefix
+  // Skip the `*` after the prefix.
+  return segmentsFit(path, prefix, pathLength, pattern, prefix + 1, end, anchored);
+}
+
+/**
+ * Whether the literal segments of pattern[from, to) (split at `*`, as if a `*` came before the
+ * first) occur in order in path[start, end), each at its leftmost place after the one before;
+ * with `anchored`, the last one ends at `end`. An empty list fits anywhere.
+ */
+export function segmentsFit(path: usize, start: usize, end: usize, pattern: usize, from: usize, to: usize, anchored: bool): bool {
+  let pos = start;
+  let at = from;
   while (true) {
     let star = at;
-    while (star < end && load<u8>(pattern + star) != Char.STAR) star++;
+    while (star < to && load<u8>(pattern + star) != Char.STAR) star++;
     const segmentLength = star - at;
-    if (star == end) {
-      if (!anchored) return indexOf(path, pos, pathLength, pattern + at, segmentLength) >= 0;
-      return pathLength - pos >= segmentLength && bytesEqual(path + pathLength - segmentLength, pattern + at, segmentLength);
+    if (star >= to) {
+      if (!anchored) return indexOf(path, pos, end, pattern + at, segmentLength) >= 0;
+      return end - pos >= segmentLength && bytesEqual(path + end - segmentLength, pattern + at, segmentLength);
     }
-    const found = indexOf(path, pos, pathLength, pattern + at, segmentLength);
+    const found = indexOf(path, pos, end, pattern + at, segmentLength);
     if (found < 0) return false;
     pos = <usize>found + segmentLength;
     at = star + 1;

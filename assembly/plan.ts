@@ -51,7 +51,11 @@ const enum NodeField {
   LITERAL_BEST = 0,
   /** Best rank of the `$`-anchored literal rules whose pattern body is this node's string. */
   EXACT_BEST = 1,
-  /** Range of `wildcards` (in entries): wildcard rules whose prefix is this node's string, in rank order. */
+  /**
+   * Range of `wildcards` (in entries): wildcard rules whose prefix is this node's string, in rank
+   * order. A crowded prefix's node has CROWDED as its count and its prefix id in the gram index
+   * as its start.
+   */
   WILDCARD_START = 2,
   WILDCARD_COUNT = 3,
   /**
@@ -77,6 +81,8 @@ const enum Unexpanded {
   DEPTH = NodeField.WILDCARD_START,
 }
 const NODE_FIELDS: u32 = NodeField.COUNT;
+/** WILDCARD_COUNT of a crowded prefix's node: its rules are in the gram index. */
+const CROWDED: u32 = 0x80000000;
 
 /** Nodes with at most this many edges find one with a single vector compare. */
 const VECTOR_EDGES: u32 = 16;
@@ -138,18 +144,20 @@ export class MatchPlan {
 }
 
 /**
- * A rule while the tree is built: its rank with two flags, and its literal prefix (address in the
- * pool, length), side by side, so that splitting reads one array instead of chasing rule fields.
- * Twelve bytes: the items and their sort scratch are the peak of a large file's compile.
+ * A rule while the tree is built: its rank with three flags, and its literal prefix (address in
+ * the pool, length), side by side, so that splitting reads one array instead of chasing rule
+ * fields. Twelve bytes: the items and their sort scratch are the peak of a large file's compile.
+ * A crowded prefix is an item too (ITEM_CROWDED, with its prefix id for a rank): it marks its node.
  */
 const ITEM_BYTES: usize = 12;
-/** Flag bits above the rank: ranks stay below 2^30, as every rule line takes at least seven bytes of a 32-bit memory. */
+/** Flag bits above the rank: ranks stay below 2^28, as every rule takes 24 bytes of fields in a 32-bit memory. */
 const ITEM_WILDCARD: u32 = 1 << 31;
 const ITEM_ANCHORED: u32 = 1 << 30;
+const ITEM_CROWDED: u32 = 1 << 29;
 
 // @ts-ignore: decorator
 @inline function itemRank(item: usize): u32 {
-  return load<u32>(item) & ~(ITEM_WILDCARD | ITEM_ANCHORED);
+  return load<u32>(item) & ~(ITEM_WILDCARD | ITEM_ANCHORED | ITEM_CROWDED);
 }
 
 // @ts-ignore: decorator
@@ -324,13 +332,18 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
   // Rules whose literal prefix is exactly this node's string.
   let literalBest = NO_RANK;
   let exactBest = NO_RANK;
-  const wildcardStart = <u32>(plan.wildcards.length / CANDIDATE_BYTES);
+  let wildcardStart = <u32>(plan.wildcards.length / CANDIDATE_BYTES);
+  let crowded = false;
   while (lo < hi) {
     const item = items + <usize>lo * ITEM_BYTES;
     if (itemPrefixLength(item) != depth) break;
     const rank = itemRank(item);
     const flags = load<u32>(item);
-    if (flags & ITEM_WILDCARD) {
+    if (flags & ITEM_CROWDED) {
+      // Its wildcard rules are all in the gram index: the node keeps the prefix id instead.
+      crowded = true;
+      wildcardStart = rank;
+    } else if (flags & ITEM_WILDCARD) {
       writeCandidate(table, rank, plan.wildcards.reserve(CANDIDATE_BYTES));
       plan.wildcards.length += CANDIDATE_BYTES;
     }
@@ -372,7 +385,7 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
   setNodeField(plan, node, NodeField.LITERAL_BEST, literalBest);
   setNodeField(plan, node, NodeField.EXACT_BEST, exactBest);
   setNodeField(plan, node, NodeField.WILDCARD_START, wildcardStart);
-  setNodeField(plan, node, NodeField.WILDCARD_COUNT, <u32>(plan.wildcards.length / CANDIDATE_BYTES) - wildcardStart);
+  setNodeField(plan, node, NodeField.WILDCARD_COUNT, crowded ? CROWDED : <u32>(plan.wildcards.length / CANDIDATE_BYTES) - wildcardStart);
   setNodeField(plan, node, NodeField.EDGE_START, edgeStart);
   let countField = edgeCount;
   if (edgeCount > VECTOR_EDGES && edgeCount <= WIDE_EDGES_MAX) {
@@ -408,8 +421,9 @@ export function expandWholeTree(table: RuleTable, plan: MatchPlan): void {
 
 /**
  * Sends the wildcard rules of crowded prefixes (more than nodeWildcardLimit rules with one
- * literal prefix, which would be one node's list) to the gram index, and removes them from the
- * `count` items. Returns how many items are left. `rankCount` is the size of the selection.
+ * literal prefix, which would be one node's list) to the gram index, each prefix under an id of
+ * its own, and replaces them among the `count` items by one marker item per prefix. Returns how
+ * many items are left. `rankCount` is the size of the selection.
  */
 function indexCrowdedPrefixes(table: RuleTable, plan: MatchPlan, items: usize, count: u32, rankCount: u32): u32 {
   let wildcards: u32 = 0;
@@ -433,19 +447,37 @@ function indexCrowdedPrefixes(table: RuleTable, plan: MatchPlan, items: usize, c
     store<u32>(slotOf + (w << 2), <u32>slot);
     w++;
   }
-  // Crowded rules are marked by rank, so that the index gets its ranks in ascending order.
-  const marked = heap.alloc(max<usize>(<usize>rankCount, 1));
-  memory.fill(marked, 0, <usize>rankCount);
+  // The hashes are no longer needed: a slot's first field becomes its prefix id + 1 (0: none yet).
+  for (let slot: u32 = 0; slot < slots; slot++) store<u32>(set + (<usize>slot << 4), 0);
+  // Crowded rules get their prefix id + 1 by rank, so that the index gets its ranks in ascending order.
+  const idOfRank = heap.alloc(max<usize>(<usize>rankCount << 2, 4));
+  memory.fill(idOfRank, 0, <usize>rankCount << 2);
   let indexed: u32 = 0;
+  let prefixCount: u32 = 0;
   let kept: u32 = 0;
   w = 0;
   for (let i: u32 = 0; i < count; i++) {
     const item = items + <usize>i * ITEM_BYTES;
     if (load<u32>(item) & ITEM_WILDCARD) {
-      const crowded = load<u32>(<usize>load<u32>(slotOf + (w << 2)), 12) > nodeWildcardLimit;
+      const slot = <usize>load<u32>(slotOf + (w << 2));
       w++;
-      if (crowded) {
-        store<u8>(marked + itemRank(item), 1);
+      if (load<u32>(slot, 12) > nodeWildcardLimit) {
+        // Read before the marker below may take the item's place.
+        const rank = itemRank(item);
+        let id = load<u32>(slot);
+        if (id == 0) {
+          // The prefix's first rule: the prefix takes its place among the items (kept <= i).
+          id = ++prefixCount;
+          store<u32>(slot, id);
+          const marker = items + <usize>kept * ITEM_BYTES;
+          const prefix = itemPrefix(item);
+          const length = itemPrefixLength(item);
+          store<u32>(marker, (id - 1) | ITEM_CROWDED);
+          store<u32>(marker, <u32>prefix, 4);
+          store<u32>(marker, length, 8);
+          kept++;
+        }
+        store<u32>(idOfRank + (<usize>rank << 2), id);
         indexed++;
         continue;
       }
@@ -457,16 +489,20 @@ function indexCrowdedPrefixes(table: RuleTable, plan: MatchPlan, items: usize, c
   heap.free(set);
   if (indexed > 0) {
     const ranks = heap.alloc(<usize>indexed << 2);
+    const ids = heap.alloc(<usize>indexed << 2);
     let at: usize = 0;
     for (let rank: u32 = 0; rank < rankCount; rank++) {
-      if (!load<u8>(marked + rank)) continue;
+      const id = load<u32>(idOfRank + (<usize>rank << 2));
+      if (id == 0) continue;
       store<u32>(ranks + at, rank);
+      store<u32>(ids + at, id - 1);
       at += 4;
     }
-    plan.grams = buildGramIndex(table, ranks, indexed);
+    plan.grams = buildGramIndex(table, ranks, ids, indexed, prefixCount);
+    heap.free(ids);
     heap.free(ranks);
   }
-  heap.free(marked);
+  heap.free(idOfRank);
   return kept;
 }
 
@@ -500,17 +536,19 @@ let visited: Vec = Vec.create(256);
 
 const NO_EDGE: u32 = 0xffffffff;
 
-/** The edge among `count` (a node's EDGE_COUNT field) from `start` whose label starts with `byte`, or NO_EDGE. */
+/**
+ * The edge among `count` (a node's EDGE_COUNT field) from `start` whose label starts with `byte`,
+ * or NO_EDGE; `bytes` and `wideEdges` are the plan's edgeBytes and wideEdges data.
+ */
 // @ts-ignore: decorator
-@inline function findEdge(plan: MatchPlan, start: u32, count: u32, byte: u32): u32 {
-  const bytes = plan.edgeBytes.data;
+@inline function findEdge(bytes: usize, wideEdges: usize, start: u32, count: u32, byte: u32): u32 {
   if (count <= VECTOR_EDGES) {
     const hits = i8x16.bitmask(i8x16.eq(v128.load(bytes + start), i8x16.splat(<i8>byte))) & ((<u32>1 << count) - 1);
     return hits != 0 ? start + ctz(hits) : NO_EDGE;
   }
   const wide = count >> WIDE_SHIFT;
   if (wide != 0) {
-    const edge = <u32>load<u8>(plan.wideEdges.data + (<usize>(wide - 1) << 8) + byte);
+    const edge = <u32>load<u8>(wideEdges + (<usize>(wide - 1) << 8) + byte);
     return edge != 0 ? start + edge - 1 : NO_EDGE;
   }
   let lo = start;
@@ -523,6 +561,18 @@ const NO_EDGE: u32 = 0xffffffff;
   return lo < start + count && <u32>load<u8>(bytes + lo) == byte ? lo : NO_EDGE;
 }
 
+/**
+ * Whether the path at `at` starts with the label of `length` bytes at `label`: labels of up to
+ * sixteen bytes (most) in one vector compare, so that a node costs one branch that is almost
+ * always taken, where a byte loop would end at a different count at every node.
+ */
+// @ts-ignore: decorator
+@inline function labelMatches(at: usize, label: usize, length: usize, memoryEnd: usize): bool {
+  if (length > 16 || at + 16 > memoryEnd || label + 16 > memoryEnd) return bytesEqual(at, label, length);
+  const differ = ~i8x16.bitmask(i8x16.eq(v128.load(at), v128.load(label))) & 0xffff;
+  return (differ & ((<u32>1 << <u32>length) - 1)) == 0;
+}
+
 /** The best (smallest) rank matching the path, or NO_RANK. */
 export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length: usize): u32 {
   const dfa = plan.dfa;
@@ -532,38 +582,61 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
   }
   let best = NO_RANK;
   resetPathMask();
-  // A walk visits at most one node per path byte, plus the root.
+  // The nodes of the walk that hold wildcard rules, with their depth (a walk visits at most one
+  // node per path byte, plus the root).
   visited.length = 0;
-  const visitedAt = visited.reserve((length + 1) << 2);
+  const visitedAt = visited.reserve((length + 1) << 3);
   let visitedCount: u32 = 0;
   let node: u32 = 0;
   let pos: usize = 0;
   const pool = table.pool.data;
+  const memoryEnd = <usize>memory.size() << 16;
+  // The plan's arrays, in locals: the stores of the walk would make the compiler read them from
+  // the plan at every use. Only an expansion moves them.
+  let nodes = plan.nodes.data;
+  let edgeBytes = plan.edgeBytes.data;
+  let wideEdges = plan.wideEdges.data;
   while (true) {
-    if (nodeField(plan, node, NodeField.LITERAL_BEST) == UNEXPANDED) expandNode(table, plan, node);
-    store<u32>(visitedAt + (<usize>visitedCount << 2), node);
-    visitedCount++;
-    best = min(best, nodeField(plan, node, NodeField.LITERAL_BEST));
+    let record = nodes + <usize>node * (NODE_FIELDS << 2);
+    if (load<u32>(record, NodeField.LITERAL_BEST << 2) == UNEXPANDED) {
+      expandNode(table, plan, node);
+      nodes = plan.nodes.data;
+      edgeBytes = plan.edgeBytes.data;
+      wideEdges = plan.wideEdges.data;
+      record = nodes + <usize>node * (NODE_FIELDS << 2);
+    }
+    if (load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0) {
+      store<u32>(visitedAt + (<usize>visitedCount << 3), node);
+      store<u32>(visitedAt + (<usize>visitedCount << 3), <u32>pos, 4);
+      visitedCount++;
+    }
+    best = min(best, load<u32>(record, NodeField.LITERAL_BEST << 2));
     if (pos == length) {
-      best = min(best, nodeField(plan, node, NodeField.EXACT_BEST));
+      best = min(best, load<u32>(record, NodeField.EXACT_BEST << 2));
       break;
     }
     const byte = <u32>load<u8>(path + pos);
-    const lo = findEdge(plan, nodeField(plan, node, NodeField.EDGE_START), nodeField(plan, node, NodeField.EDGE_COUNT), byte);
-    if (lo == NO_EDGE) break;
-    const child = lo + 1;
-    const labelLength = <usize>nodeField(plan, child, NodeField.LABEL_LENGTH);
-    if (length - pos < labelLength || !bytesEqual(path + pos, pool + nodeField(plan, child, NodeField.LABEL_START), labelLength)) break;
+    const edge = findEdge(edgeBytes, wideEdges, load<u32>(record, NodeField.EDGE_START << 2), load<u32>(record, NodeField.EDGE_COUNT << 2), byte);
+    if (edge == NO_EDGE) break;
+    const child = edge + 1;
+    const childRecord = nodes + <usize>child * (NODE_FIELDS << 2);
+    const labelLength = <usize>load<u32>(childRecord, NodeField.LABEL_LENGTH << 2);
+    if (length - pos < labelLength || !labelMatches(path + pos, pool + load<u32>(childRecord, NodeField.LABEL_START << 2), labelLength, memoryEnd)) break;
     pos += labelLength;
     node = child;
   }
 
-  // Wildcard rules filed at the visited nodes: their prefix is already matched.
-  for (let v: u32 = 0; v < visitedCount; v++) {
-    const at = load<u32>(visitedAt + (<usize>v << 2));
+  // Wildcard rules filed at the visited nodes, whose prefix is already matched: deepest first,
+  // as longer prefixes tend to belong to longer patterns, whose best rank prunes the rest.
+  for (let v = visitedCount; v > 0; v--) {
+    const at = load<u32>(visitedAt + (<usize>(v - 1) << 3));
     const count = nodeField(plan, at, NodeField.WILDCARD_COUNT);
-    if (count == 0) continue;
     const start = nodeField(plan, at, NodeField.WILDCARD_START);
+    if (count == CROWDED) {
+      const depth = <usize>load<u32>(visitedAt + (<usize>(v - 1) << 3), 4);
+      best = bestIndexedRank(table, changetype<GramIndex>(plan.grams), start, depth, path, length, best);
+      continue;
+    }
     for (let i: u32 = 0; i < count; i++) {
       const entry = plan.wildcards.data + <usize>(start + i) * CANDIDATE_BYTES;
       const rank = candidateRank(entry);
@@ -574,8 +647,5 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
       }
     }
   }
-
-  const grams = plan.grams;
-  if (grams) best = bestIndexedRank(changetype<GramIndex>(grams), path, length, best);
   return best;
 }

@@ -86,6 +86,39 @@ describe.each(wasmImplementations)("$name agrees with the reference", (wasm) => 
     );
   });
 
+  // Wildcard rules that share a literal prefix with more than 16 others go to the gram index
+  // (plan.ts, grams.ts): each is filed under a gram of one of its segments (its key) and tried
+  // where a path holds that gram, by comparing the key in place. Several crowded prefixes (nested
+  // ones too) share the index; keys recur in the paths, overlap, run past eight bytes, end `$`
+  // rules, and stand between other segments.
+  it.each(profiles)("on crowded prefixes, whose rules are tried where their grams are (%s)", (profile) => {
+    const segments = ["abcd", "abcdabcd", "bcda", "page=", "page=2", "x", "xy", "ab", "a-long-segment-9", "a-long-segment-99", ".html", "%41b", "=1"];
+    const prefixes = ["/", "/shop/", "/shop/a", "/blog/", ""];
+    const rule = fc
+      .tuple(fc.constantFrom("Allow", "Disallow"), fc.constantFrom(...prefixes), fc.array(fc.constantFrom(...segments), { minLength: 1, maxLength: 3 }), fc.constantFrom("", "", "$", "*"))
+      .map(([key, prefix, parts, end]) => `${key}: ${prefix}*${parts.join("*")}${end}`);
+    const path = fc
+      .tuple(fc.constantFrom(...prefixes), fc.array(fc.constantFrom(...segments, "/", "?", "&", "zz"), { maxLength: 8 }))
+      .map(([prefix, parts]) => `https://example.com${prefix.startsWith("/") ? prefix : `/${prefix}`}${parts.join("")}`);
+    fc.assert(
+      fc.property(fc.array(rule, { minLength: 40, maxLength: 160 }), fc.array(path, { minLength: 1, maxLength: 40 }), (rules, urls) => {
+        const body = `User-agent: *\n${rules.join("\n")}\n`;
+        const actual = wasm.parse(body, { profile });
+        const expected = reference.parse(body, { profile });
+        try {
+          const oracle = expected.classifyWithLines(urls, "FooBot");
+          const batch = actual.classifyWithLines(urls, "FooBot");
+          expect(Array.from(batch.lines)).toEqual(Array.from(oracle.lines));
+          expect(Array.from(batch.allowed)).toEqual(Array.from(oracle.allowed));
+        } finally {
+          actual.dispose();
+          expected.dispose();
+        }
+      }),
+      { seed, numRuns: Math.ceil(numRuns / 5) },
+    );
+  });
+
   // The match plan's tree grows as paths reach it (a node expands when a walk first enters it),
   // and a node with more than 16 edges finds them through a byte table. Rules here share short
   // prefixes that branch on dozens of bytes, and the URLs are decided in an order where some
