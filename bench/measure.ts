@@ -60,6 +60,7 @@ export type ThroughputTaskId =
   | "wasm-bytes"
   | "wasm-strings"
   | "wasm-parallel"
+  | "wasm-parallel-shared"
   | "robots-parser"
   | "floor-js"
   | "floor-wasm"
@@ -73,6 +74,7 @@ export const THROUGHPUT_LABELS: Record<ThroughputTaskId, string> = {
   "wasm-bytes": "WASM classify(bytes)",
   "wasm-strings": "WASM classify(string[])",
   "wasm-parallel": "WASM pool, 2 workers, classify(bytes)",
+  "wasm-parallel-shared": "WASM pool, 2 workers, classify(bytes in a SharedArrayBuffer)",
   "robots-parser": "robots-parser isAllowed per URL",
   "floor-js": "floor: JS loop counting LFs",
   "floor-wasm": "floor: WASM byte loop (copy + scan)",
@@ -133,6 +135,7 @@ export interface Checks {
   /** Over the whole batch: classify(string[]) and the pool against classify(bytes) (must be 0). */
   stringsVsBytes: number;
   parallelVsBytes: number;
+  sharedParallelVsBytes: number;
   /** WASM isAllowed on its subset against classify(bytes) (must be 0). */
   singleVsBytes: number;
   /** robots-parser verdicts differing from the reference's on robots-parser's subset (different semantics). */
@@ -319,7 +322,13 @@ export async function measureWorkload(workload: Workload, options: MeasureOption
   const wasm = Robots.parse(body, PARSE_OPTIONS);
   const reference = Reference.parse(body, PARSE_OPTIONS);
   const peer = robotsParser(workload.robotsUrl, text);
-  const pool = wanted.has("wasm-parallel") && options.pool ? await options.pool.create(body, { ...PARSE_OPTIONS, workers: 2 }) : undefined;
+  const pool = (wanted.has("wasm-parallel") || wanted.has("wasm-parallel-shared")) && options.pool
+    ? await options.pool.create(body, { ...PARSE_OPTIONS, workers: 2 })
+    : undefined;
+  // The same bytes as a batch job that reads its input into shared memory holds them: the pool
+  // hands the workers views of them instead of copying them first.
+  const sharedBytes = new Uint8Array(new SharedArrayBuffer(pool ? bytes.length : 0));
+  if (pool) sharedBytes.set(bytes);
 
   // ---- Subsets for the slow engines, and the checks ---------------------------------------------
   const wasmVerdicts = wasm.classify(bytes, AGENT);
@@ -355,6 +364,7 @@ export async function measureWorkload(workload: Workload, options: MeasureOption
     wasmVsReference: countDifferences(wasmVerdicts, referenceVerdicts, checkUrls.length),
     stringsVsBytes: wanted.has("wasm-strings") ? countDifferences(wasm.classify(urls, AGENT), wasmVerdicts) : 0,
     parallelVsBytes: pool ? countDifferences(await pool.classify(bytes, AGENT), wasmVerdicts) : 0,
+    sharedParallelVsBytes: pool ? countDifferences(await pool.classify(sharedBytes, AGENT), wasmVerdicts) : 0,
     singleVsBytes: countDifferences(singleUrls.map((url) => wasm.isAllowed(url, AGENT)), wasmVerdicts, singleUrls.length),
     robotsParserVsReference: countDifferences(peerVerdicts, reference.classify(peerUrls, AGENT)),
     robotsParserCompared: peerUrls.length,
@@ -390,6 +400,9 @@ export async function measureWorkload(workload: Workload, options: MeasureOption
     "wasm-parallel": async () => {
       sink += (await pool!.classify(bytes, AGENT))[0]!;
     },
+    "wasm-parallel-shared": async () => {
+      sink += (await pool!.classify(sharedBytes, AGENT))[0]!;
+    },
     "robots-parser": () => {
       const list = subsets["robots-parser"]!;
       for (let i = 0; i < list.length; i++) if (peer.isAllowed(list[i]!, AGENT)) sink++;
@@ -412,11 +425,12 @@ export async function measureWorkload(workload: Workload, options: MeasureOption
   };
   const passUrls = (task: ThroughputTaskId) => (task === "baseline" ? 0 : subsets[task]?.length ?? total);
 
-  const order = ALL_TASKS.filter((task) => wanted.has(task) && (task !== "wasm-parallel" || pool !== undefined));
+  const parallelTasks: ThroughputTaskId[] = ["wasm-parallel", "wasm-parallel-shared"];
+  const order = ALL_TASKS.filter((task) => wanted.has(task) && (!parallelTasks.includes(task) || pool !== undefined));
   log(`  throughput: ${order.length} tasks, ${settings.rounds} rounds`);
   const timings = await runRounds(
     workload.name,
-    order.map((task) => ({ name: task, fn: tasks[task], options: task === "wasm-parallel" ? { async: true } : undefined })),
+    order.map((task) => ({ name: task, fn: tasks[task], options: parallelTasks.includes(task) ? { async: true } : undefined })),
     settings,
   );
   const nsPerUrl = (task: ThroughputTaskId) => (timings.get(task)!.median * 1e6) / Math.max(1, passUrls(task));

@@ -94,7 +94,7 @@ function printWorkload(result: WorkloadResult): void {
     console.log(`memory: table ${formatBytes(memory.tableBytes)}; WASM memory of a fresh instance ${formatBytes(memory.wasmMemoryInitialBytes)} -> ${formatBytes(memory.wasmMemoryBytes)} with this file; process RSS ${formatBytes(result.rssBytes)}`);
   }
   console.log(
-    `checks: WASM vs reference ${checks.wasmVsReference} of ${checks.compared} differ; string[] vs bytes ${checks.stringsVsBytes}, pool vs bytes ${checks.parallelVsBytes}, ` +
+    `checks: WASM vs reference ${checks.wasmVsReference} of ${checks.compared} differ; string[] vs bytes ${checks.stringsVsBytes}, pool vs bytes ${checks.parallelVsBytes} (shared ${checks.sharedParallelVsBytes}), ` +
       `isAllowed vs bytes ${checks.singleVsBytes}; robots-parser vs reference ${checks.robotsParserVsReference} of ${checks.robotsParserCompared} differ ` +
       `(different semantics); ${(checks.allowedShare * 100).toFixed(1)}% allowed`,
   );
@@ -104,7 +104,7 @@ const compileMs = (result: WorkloadResult, task: CompileTaskId) => findCompile(r
 
 function summaryRows(): string[][] {
   const rows = [[
-    "workload", "rules", "size", "WASM bytes URLs/s", "ns/URL", "vs r-p", "WASM string[]", "WASM isAllowed", "pool x2",
+    "workload", "rules", "size", "WASM bytes URLs/s", "ns/URL", "vs r-p", "WASM string[]", "WASM isAllowed", "pool x2", "pool x2 shared",
     "reference", "robots-parser", "SIMD floor", "parse ms", "parse+plan ms", "whole plan ms", "r-p parse ms", "ref parse ms", "table", "WASM mem",
   ]];
   for (const result of results) {
@@ -112,8 +112,8 @@ function summaryRows(): string[][] {
     const bytes = findThroughput(result, "wasm-bytes")!;
     rows.push([
       result.name, formatInteger(result.rules), formatBytes(result.bodyBytes), formatInteger(bytes.urlsPerSecond), formatNumber(bytes.nsPerUrl),
-      formatRatio(bytes.vsRobotsParser), rate("wasm-strings"), rate("wasm-single"), rate("wasm-parallel"), rate("reference"), rate("robots-parser"),
-      rate("floor-simd"), formatNumber(compileMs(result, "wasm-parse")), formatNumber(compileMs(result, "wasm-parse-plan")),
+      formatRatio(bytes.vsRobotsParser), rate("wasm-strings"), rate("wasm-single"), rate("wasm-parallel"), rate("wasm-parallel-shared"), rate("reference"),
+      rate("robots-parser"), rate("floor-simd"), formatNumber(compileMs(result, "wasm-parse")), formatNumber(compileMs(result, "wasm-parse-plan")),
       formatNumber(compileMs(result, "wasm-parse-whole-plan")), formatNumber(compileMs(result, "robots-parser-parse")), formatNumber(compileMs(result, "reference-parse")),
       result.memory ? formatBytes(result.memory.tableBytes) : "-", result.memory ? formatBytes(result.memory.wasmMemoryBytes) : "-",
     ]);
@@ -158,10 +158,18 @@ function targets(): Target[] {
     (v) => `${formatNumber(v)} ms, ${formatRatio(compileMs(large!, "robots-parser-parse") / v)}`,
   );
   for (const result of results.filter((candidate) => candidate.kind === "generated")) {
+    const single = findThroughput(result, "wasm-bytes")!.urlsPerSecond;
     const parallel = findThroughput(result, "wasm-parallel");
+    const shared = findThroughput(result, "wasm-parallel-shared");
     add(
       `${result.name}: pool of 2 workers >= 1.7x single thread (${formatInteger(result.urls)} URLs, bytes)`,
-      parallel && parallel.urlsPerSecond / findThroughput(result, "wasm-bytes")!.urlsPerSecond,
+      parallel && parallel.urlsPerSecond / single,
+      (v) => v >= 1.7,
+      formatRatio,
+    );
+    add(
+      `${result.name}: the same with the bytes in a SharedArrayBuffer (no copy on the calling thread)`,
+      shared && shared.urlsPerSecond / single,
       (v) => v >= 1.7,
       formatRatio,
     );
@@ -215,13 +223,13 @@ if (sinkValue() === -1) console.log("");
 
 function readmeSection(): string {
   const htmlPages = results.filter((result) => result.kind === "corpus" && result.rules === 0).map((result) => result.name.replace("corpus-", ""));
-  const throughput = [["workload", "rules", "WASM classify(bytes)", "vs robots-parser", "WASM string[]", "WASM isAllowed", "pool, 2 workers", "reference", "robots-parser", "SIMD scan floor"]];
+  const throughput = [["workload", "rules", "WASM classify(bytes)", "vs robots-parser", "WASM string[]", "WASM isAllowed", "pool, 2 workers", "pool, shared bytes", "reference", "robots-parser", "SIMD scan floor"]];
   for (const result of results) {
     const rate = (task: Parameters<typeof findThroughput>[1]) => formatInteger(findThroughput(result, task)?.urlsPerSecond ?? NaN);
     const bytes = findThroughput(result, "wasm-bytes")!;
     throughput.push([
       `${result.name} (${formatBytes(result.bodyBytes)})`, formatInteger(result.rules), `${formatInteger(bytes.urlsPerSecond)} (${formatNumber(bytes.nsPerUrl)} ns)`,
-      formatRatio(bytes.vsRobotsParser), rate("wasm-strings"), rate("wasm-single"), rate("wasm-parallel"), rate("reference"), rate("robots-parser"), rate("floor-simd"),
+      formatRatio(bytes.vsRobotsParser), rate("wasm-strings"), rate("wasm-single"), rate("wasm-parallel"), rate("wasm-parallel-shared"), rate("reference"), rate("robots-parser"), rate("floor-simd"),
     ]);
   }
   const compile = [["workload", "WASM parse", "WASM parse + plan", "WASM parse + whole plan", "robots-parser parse", "reference parse", "compiled table", "WASM memory"]];

@@ -3,7 +3,8 @@
  * own compiled copy of one robots.txt. A batch is cut at line boundaries into several parts per
  * worker, handed to whichever worker is free; byte batches are copied once into shared memory
  * that the pool reuses (allocating fresh buffers for tens of MB costs more than classifying
- * them), string batches are cloned, and results come back as transferred buffers, in input order.
+ * them), or read where they are when they already lie in a SharedArrayBuffer; string batches
+ * are cloned, and results come back as transferred buffers, in input order.
  * Node only (worker_threads); for batch jobs, where one batch is millions of URLs.
  */
 import { availableParallelism } from "node:os";
@@ -107,7 +108,14 @@ export class RobotsWorkerPool {
     let parts: number;
     let part: (i: number) => SharedPart | readonly string[];
     let release = () => {};
-    if (urls instanceof Uint8Array) {
+    if (urls instanceof Uint8Array && urls.buffer instanceof SharedArrayBuffer) {
+      // Already shared (a batch job can read its input into a SharedArrayBuffer): the workers
+      // read the caller's bytes where they are, and this thread copies nothing.
+      const shared = urls.buffer;
+      const bounds = lineBoundaries(urls, partCount);
+      parts = bounds.length - 1;
+      part = (i) => ({ shared, start: urls.byteOffset + bounds[i], end: urls.byteOffset + bounds[i + 1] });
+    } else if (urls instanceof Uint8Array) {
       const shared = this.#acquire(urls.length + ALIGNMENT_SLACK);
       // The batch lies at its own alignment in the shared buffer (alignment.ts), and so does each part.
       const view = new Uint8Array(shared, alignmentOf(urls), urls.length);

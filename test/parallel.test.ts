@@ -79,6 +79,22 @@ describe("RobotsWorkerPool", () => {
     }
   });
 
+  it("reads batches that lie in a SharedArrayBuffer where they are, several in one buffer at once", async () => {
+    // Shared bytes are not copied: the workers read the caller's buffer at the batch's own offsets.
+    const pool = await RobotsWorkerPool.create(body, { workers: 2 });
+    pools.push(pool);
+    const reversed = new TextEncoder().encode(urls.slice().reverse().join("\n"));
+    const shared = new Uint8Array(new SharedArrayBuffer(urlBytes.length + reversed.length + 100));
+    shared.set(urlBytes, 3);
+    shared.set(reversed, urlBytes.length + 50);
+    const first = shared.subarray(3, 3 + urlBytes.length);
+    const second = shared.subarray(urlBytes.length + 50, urlBytes.length + 50 + reversed.length);
+    const [a, b] = await Promise.all([pool.classifyWithLines(first, "Googlebot"), pool.classifyWithLines(second, "Googlebot")]);
+    expect(a).toEqual(single.classifyWithLines(urlBytes, "Googlebot"));
+    expect(b).toEqual(single.classifyWithLines(reversed, "Googlebot"));
+    expect(first).toEqual(new Uint8Array(urlBytes));
+  });
+
   it("uses the profile and size limit it was created with", async () => {
     const pool = await RobotsWorkerPool.create("User-agent: *\nDisallow: /%61\n", { workers: 2, profile: "rfc9309" });
     pools.push(pool);

@@ -156,8 +156,7 @@ async function* lineBatches(input: Readable, urlsFile: string): AsyncGenerator<{
 async function workerClassifier(body: Buffer, parse: ParseOptions, options: CheckOptions): Promise<BatchClassifier> {
   const pool = await RobotsWorkerPool.create(body, { ...parse, workers: options.workers });
   return {
-    // A plain Uint8Array view: the pool copies its parts with slice(), which on a Buffer is a view
-    // (and a transferred view would detach the stream's memory).
+    // A plain Uint8Array view of the stream's chunk: the pool copies it into its shared memory.
     classifyWithLines: (batch) => pool.classifyWithLines(new Uint8Array(batch.buffer, batch.byteOffset, batch.byteLength), options.agents),
     close: () => pool.close(),
   };
