@@ -15,7 +15,7 @@ interface Series {
 const SERIES: readonly Series[] = [
   { task: "floor-simd", label: "floor: SIMD byte scan (copy + scan)", colour: "#9e9e9e", dashed: true },
   { task: "wasm-parallel", label: "WASM pool, 2 workers, classify(bytes)", colour: "#6a1b9a" },
-  { task: "wasm-parallel-shared", label: "WASM pool, 2 workers, bytes already shared", colour: "#6a1b9a", dashed: true },
+  { task: "wasm-parallel-shared", label: "WASM pool, 2 workers, shared bytes", colour: "#6a1b9a", dashed: true },
   { task: "wasm-bytes", label: "WASM classify(bytes)", colour: "#1565c0" },
   { task: "wasm-strings", label: "WASM classify(string[])", colour: "#2e7d32" },
   { task: "wasm-single", label: "WASM isAllowed per URL", colour: "#ef6c00" },
