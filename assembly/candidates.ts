@@ -48,6 +48,20 @@ export function writeCandidate(table: RuleTable, rank: u32, at: usize): void {
 }
 
 /**
+ * The rank of the first candidate among the entries [from, to) (in rank order, their prefix
+ * already matched) that matches the path and beats `best`; else `best`.
+ */
+// @ts-ignore: decorator
+@inline export function bestCandidate(from: usize, to: usize, path: usize, length: usize, best: u32): u32 {
+  for (let entry = from; entry < to; entry += CANDIDATE_BYTES) {
+    const rank = candidateRank(entry);
+    if (rank >= best) break;
+    if (candidateMayMatch(entry, path, length) && candidateMatches(entry, path, length, false)) return rank;
+  }
+  return best;
+}
+
+/**
  * Whether the candidate at `at`, having passed candidateMayMatch, matches the path; `checkPrefix`
  * false when the tree walk has already matched its literal prefix.
  */

@@ -23,7 +23,7 @@
 // rank that cannot win.
 
 import { Char } from "./chars";
-import { candidateMatches, candidateMayMatch, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
+import { bestCandidate, CANDIDATE_BYTES, writeCandidate } from "./candidates";
 import { pathHoldsMasks, storeRuleMasks } from "./mask";
 import { bytesEqual, segmentsFit } from "./pattern";
 import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
@@ -575,15 +575,8 @@ export function bestIndexedRank(table: RuleTable, index: GramIndex, id: u32, dep
   probeMemoryEnd = <usize>memory.size() << 16;
   // Rules with no gram: their prefix matched, the rest is tried (byte masks first).
   const always = index.always.data;
-  const alwaysEnd = always + <usize>load<u32>(prefix, PrefixField.ALWAYS_END) * CANDIDATE_BYTES;
-  for (let entry = always + <usize>load<u32>(prefix, PrefixField.ALWAYS_START) * CANDIDATE_BYTES; entry < alwaysEnd; entry += CANDIDATE_BYTES) {
-    const rank = candidateRank(entry);
-    if (rank >= best) break;
-    if (candidateMayMatch(entry, path, length) && candidateMatches(entry, path, length, false)) {
-      best = rank;
-      break;
-    }
-  }
+  best = bestCandidate(always + <usize>load<u32>(prefix, PrefixField.ALWAYS_START) * CANDIDATE_BYTES,
+    always + <usize>load<u32>(prefix, PrefixField.ALWAYS_END) * CANDIDATE_BYTES, path, length, best);
 
   const kinds = load<u32>(prefix, PrefixField.KINDS);
   const rest = length - depth;

@@ -23,7 +23,7 @@
 import { distinctRanks, patternHash } from "./distinct";
 import { buildDfa, Dfa, dfaBestRank, dfaMayFit, GAVE_UP } from "./dfa";
 import { buildGramIndex, bestIndexedRank, GramIndex } from "./grams";
-import { candidateMatches, candidateMayMatch, candidateRank, CANDIDATE_BYTES, writeCandidate } from "./candidates";
+import { bestCandidate, CANDIDATE_BYTES, writeCandidate } from "./candidates";
 import { resetPathMask } from "./mask";
 import { bytesEqual } from "./pattern";
 import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
@@ -637,15 +637,8 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
       best = bestIndexedRank(table, changetype<GramIndex>(plan.grams), start, depth, path, length, best);
       continue;
     }
-    for (let i: u32 = 0; i < count; i++) {
-      const entry = plan.wildcards.data + <usize>(start + i) * CANDIDATE_BYTES;
-      const rank = candidateRank(entry);
-      if (rank >= best) break;
-      if (candidateMayMatch(entry, path, length) && candidateMatches(entry, path, length, false)) {
-        best = rank;
-        break;
-      }
-    }
+    const entries = plan.wildcards.data + <usize>start * CANDIDATE_BYTES;
+    best = bestCandidate(entries, entries + <usize>count * CANDIDATE_BYTES, path, length, best);
   }
   return best;
 }
