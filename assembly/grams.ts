@@ -307,7 +307,7 @@ function chooseGram(table: RuleTable, rule: u32, salt: u64, mask: u32, counts: u
   }
 }
 
-/** Per indexed rule while the index is built: kind (u8) and gram, key start and length, offset (u32 each). */
+/** Per indexed rule while the index is built: kind, gram, key start, key length and offset (u32 each). */
 const CHOICE_BYTES: usize = 20;
 
 // @ts-ignore: decorator
@@ -517,7 +517,8 @@ let probeMemoryEnd: usize = 0;
  */
 function keyFits(entry: usize, key: usize, keyLength: usize, keyBytes: usize): bool {
   const index = changetype<GramIndex>(probeIndex);
-  if (!pathHoldsMasks(index.masks.data + ((entry - index.entries.data) >> 1), probePath, probeLength)) return false;
+  const masks = index.masks.data + (entry - index.entries.data) / ENTRY_BYTES * MASK_BYTES;
+  if (!pathHoldsMasks(masks, probePath, probeLength)) return false;
   const table = changetype<RuleTable>(probeTable);
   const rule = load<u32>(entry, Entry.RULE);
   const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
@@ -561,9 +562,10 @@ function keyFits(entry: usize, key: usize, keyLength: usize, keyBytes: usize): b
 
 /**
  * The best rank among the rules filed under prefix `id`, whose string is the path's first
- * `depth` bytes, that match the path and beat `best`; else `best`.
+ * `depth` bytes, that match the path and beat `best`; else `best`. `memoryEnd` is the end of
+ * linear memory, read once per path by the walk (keys and quads are loaded in wide pieces short of it).
  */
-export function bestIndexedRank(table: RuleTable, index: GramIndex, id: u32, depth: usize, path: usize, length: usize, best: u32): u32 {
+export function bestIndexedRank(table: RuleTable, index: GramIndex, id: u32, depth: usize, path: usize, length: usize, best: u32, memoryEnd: usize): u32 {
   const prefix = index.prefixes.data + <usize>id * PREFIX_BYTES;
   if (best <= load<u32>(prefix, PrefixField.FIRST_RANK)) return best;
   probeTable = changetype<usize>(table);
@@ -572,7 +574,7 @@ export function bestIndexedRank(table: RuleTable, index: GramIndex, id: u32, dep
   probeLength = length;
   probeId = id;
   probeDepth = depth;
-  probeMemoryEnd = <usize>memory.size() << 16;
+  probeMemoryEnd = memoryEnd;
   // Rules with no gram: their prefix matched, the rest is tried (byte masks first).
   const always = index.always.data;
   best = bestCandidate(always + <usize>load<u32>(prefix, PrefixField.ALWAYS_START) * CANDIDATE_BYTES,
@@ -601,7 +603,7 @@ function probeQuads(index: GramIndex, id: u32, from: usize, depth: usize, positi
   const idSalt = idSaltOf(id);
   const multiplier = i32x4.splat(FILTER_MUL);
   const salt = i32x4.splat((Gram.QUAD * KIND_MUL) ^ idSalt);
-  const memoryEnd = <usize>memory.size() << 16;
+  const memoryEnd = probeMemoryEnd;
   for (let base: usize = 0; base < positions; base += 16) {
     const at = from + base;
     let passed: u32 = 0;

@@ -634,7 +634,7 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     const start = nodeField(plan, at, NodeField.WILDCARD_START);
     if (count == CROWDED) {
       const depth = <usize>load<u32>(visitedAt + (<usize>(v - 1) << 3), 4);
-      best = bestIndexedRank(table, changetype<GramIndex>(plan.grams), start, depth, path, length, best);
+      best = bestIndexedRank(table, changetype<GramIndex>(plan.grams), start, depth, path, length, best, memoryEnd);
       continue;
     }
     const entries = plan.wildcards.data + <usize>start * CANDIDATE_BYTES;

@@ -108,24 +108,24 @@ export class RobotsWorkerPool {
     let parts: number;
     let part: (i: number) => SharedPart | readonly string[];
     let release = () => {};
-    if (urls instanceof Uint8Array && urls.buffer instanceof SharedArrayBuffer) {
-      // Already shared (a batch job can read its input into a SharedArrayBuffer): the workers
-      // read the caller's bytes where they are, and this thread copies nothing.
-      const shared = urls.buffer;
+    if (urls instanceof Uint8Array) {
       const bounds = lineBoundaries(urls, partCount);
       parts = bounds.length - 1;
-      part = (i) => ({ shared, start: urls.byteOffset + bounds[i], end: urls.byteOffset + bounds[i + 1] });
-    } else if (urls instanceof Uint8Array) {
-      const shared = this.#acquire(urls.length + ALIGNMENT_SLACK);
-      // The batch lies at its own alignment in the shared buffer (alignment.ts), and so does each part.
-      const view = new Uint8Array(shared, alignmentOf(urls), urls.length);
-      const bounds = lineBoundaries(urls, partCount);
-      parts = bounds.length - 1;
-      part = (i) => {
-        view.set(urls.subarray(bounds[i], bounds[i + 1]), bounds[i]);
-        return { shared, start: view.byteOffset + bounds[i], end: view.byteOffset + bounds[i + 1] };
-      };
-      release = () => this.#release(shared);
+      if (urls.buffer instanceof SharedArrayBuffer) {
+        // Already shared (a batch job can read its input into a SharedArrayBuffer): the workers
+        // read the caller's bytes where they are, and this thread copies nothing.
+        const shared = urls.buffer;
+        part = (i) => ({ shared, start: urls.byteOffset + bounds[i], end: urls.byteOffset + bounds[i + 1] });
+      } else {
+        const shared = this.#acquire(urls.length + ALIGNMENT_SLACK);
+        // The batch lies at its own alignment in the shared buffer (alignment.ts), and so does each part.
+        const view = new Uint8Array(shared, alignmentOf(urls), urls.length);
+        part = (i) => {
+          view.set(urls.subarray(bounds[i], bounds[i + 1]), bounds[i]);
+          return { shared, start: view.byteOffset + bounds[i], end: view.byteOffset + bounds[i + 1] };
+        };
+        release = () => this.#release(shared);
+      }
     } else {
       const slices = splitArray(urls, partCount);
       parts = slices.length;
