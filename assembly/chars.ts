@@ -15,6 +15,7 @@ export const enum Char {
   MINUS = 0x2d,
   DOT = 0x2e,
   SLASH = 0x2f,
+  DIGIT_0 = 0x30,
   COLON = 0x3a,
   SEMICOLON = 0x3b,
   QUESTION = 0x3f,

@@ -10,6 +10,7 @@ import { compileRobots } from "./parse";
 import { AGENT_FIELDS, RECORD_FIELDS, RuleField, RuleFlag, RuleTable, Scope } from "./table";
 import { Char } from "./chars";
 import { countByte } from "./scan";
+import { formatTsv as writeTsv } from "./tsv";
 
 /** Allocates `size` bytes for the host (input buffers, result arrays). */
 export function allocate(size: usize): usize {
@@ -198,4 +199,15 @@ export function metaTagsPointer(scan: usize): usize {
 /** Frees a scan result. */
 export function freeMetaTags(scan: usize): void {
   changetype<Vec>(scan).free();
+}
+
+/**
+ * `robots check`'s TSV lines for a classified newline batch (see assembly/tsv.ts); `ruleOffsets`
+ * 0 for no rule text column. Returns the bytes written to `out`.
+ */
+export function formatTsv(
+  batch: usize, length: usize, verdicts: usize, lines: usize, count: u32,
+  ruleOffsets: usize, ruleText: usize, out: usize,
+): usize {
+  return writeTsv(batch, length, verdicts, lines, count, ruleOffsets, ruleText, out);
 }

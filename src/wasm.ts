@@ -66,7 +66,19 @@ export interface EngineExports {
   metaTagsPointer(scan: number): number;
   /** Frees a scan result. */
   freeMetaTags(scan: number): void;
+  /**
+   * `robots check`'s TSV lines of a classified newline batch: verdict bytes and u32 lines per URL;
+   * rule texts by line number as u32 offsets into `ruleText` (0: no rule column). `out` holds
+   * `length` + `count` * TSV_LINE_OVERHEAD bytes plus the rule texts. Returns the bytes written.
+   */
+  formatTsv(
+    batch: number, length: number, verdicts: number, lines: number, count: number,
+    ruleOffsets: number, ruleText: number, out: number,
+  ): number;
 }
+
+/** Bytes `formatTsv` may add to each URL besides its rule text (assembly/tsv.ts). */
+export const TSV_LINE_OVERHEAD = 48;
 
 /** matchBatch mode bits. */
 export const MatchMode = {

@@ -1,8 +1,13 @@
 /** The `robots` binary as a real subprocess (built by `npm run build` into dist/). */
-import { readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { robots, root } from "./support/cli.js";
 import { reference } from "./support/implementations.js";
+
+const work = mkdtempSync(join(tmpdir(), "robots-cli-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("robots check", () => {
   it("classifies the bundled example like the reference, one TSV line per URL, summary on stderr", () => {
@@ -34,6 +39,51 @@ describe("robots check", () => {
         "disallowed\thttps://www.example.com/news/archive/x\t116\n" +
         "allowed\thttps://www.example.com/ok\t0\n",
     );
+  });
+
+  it("writes the same lines as TSV as it does as JSON lines, whatever the URLs, line numbers and rule texts", () => {
+    // The TSV lines are written by the engine (assembly/tsv.ts) and JSON lines by JavaScript:
+    // each checks the other. URLs of every length around the writer's 16-byte steps, CRLF and LF,
+    // empty lines, tabs, raw UTF-8 and a last line without LF; six-digit line numbers; rule
+    // texts with comments, tabs and non-ASCII bytes.
+    const robotsTxt =
+      "User-agent: *\nDisallow: /*.pdf$\t# documents\nAllow: /caf\u00e9/*\n" + "#\n".repeat(120_000) +
+      "Disallow: /x\nDisallow: /a\tb # tab\nAllow: /x/y\n";
+    let seed = 7;
+    const next = (n: number) => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) % n;
+    const pieces = ["a", "x", "x/y", "caf\u00e9", "doc.pdf", "%20", "\t", "\u65b0", "?q=1", "/"];
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      let path = "/";
+      const length = next(4) === 0 ? 12 + next(40) : next(12);
+      while (path.length < length) path += pieces[next(pieces.length)];
+      lines.push(next(10) === 0 ? "" : `http://a.com${path}`);
+    }
+    const input = lines.map((line, i) => line + (i % 3 === 0 ? "\r\n" : "\n")).join("").replace(/\r?\n$/, "");
+    const robotsFile = join(work, "long-robots.txt");
+    writeFileSync(robotsFile, robotsTxt);
+    for (const rule of [[], ["--rule"]]) {
+      const args = ["check", "--robots", robotsFile, "--agent", "x", "-q", ...rule, "-"];
+      const tsv = robots(args, input);
+      const jsonl = robots([...args, "--format", "jsonl"], input);
+      expect(tsv.code).toBe(0);
+      const records = jsonl.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+      const rows = tsv.stdout.split("\n");
+      expect(rows.pop()).toBe("");
+      expect(rows).toHaveLength(lines.length);
+      expect(records.some((record) => record.line > 100_000)).toBe(true);
+      rows.forEach((row, i) => {
+        // The URL may hold tabs: the verdict is before the first tab, the line number (and rule) after the last ones.
+        const fields = row.split("\t");
+        const tail = rule.length === 0 ? 1 : 2;
+        const record = records[i];
+        expect(fields[0]).toBe(record.allowed ? "allowed" : "disallowed");
+        expect(fields.slice(1, -tail).join("\t")).toBe(record.url);
+        expect(record.url).toBe(lines[i]);
+        expect(Number(fields[fields.length - tail])).toBe(record.line);
+        if (rule.length !== 0) expect(fields[fields.length - 1]).toBe(record.rule);
+      });
+    }
   });
 
   it("applies the rfc9309 profile on request", () => {

@@ -1,14 +1,32 @@
 /** The output formats of `robots check`: one TSV or JSON line per URL, or the counts only. */
+import { defaultEngine, initSync } from "../init.js";
 import type { BatchResult } from "../types.js";
+import { TSV_LINE_OVERHEAD } from "../wasm.js";
 
 export type CheckFormat = "tsv" | "jsonl";
 
-/** The text of each robots.txt line (comment removed, trimmed, tabs as spaces), by line number. */
-export type RuleTexts = readonly string[];
+/**
+ * The text of each robots.txt line (comment removed, trimmed, tabs as spaces), by line number (0:
+ * no line, empty): as strings for JSON, and as UTF-8 bytes, line n at [offsets[n], offsets[n + 1])
+ * of `text`, for the engine's TSV writer.
+ */
+export interface RuleTexts {
+  strings: readonly string[];
+  offsets: Uint32Array;
+  text: Uint8Array;
+}
 
 export function ruleTexts(lines: readonly string[]): RuleTexts {
-  return ["", ...lines.map((line) => line.replace(/#.*$/s, "").trim().replace(/\t/g, " "))];
+  const strings = ["", ...lines.map((line) => line.replace(/#.*$/s, "").trim().replace(/\t/g, " "))];
+  const encoded = strings.map((line) => utf8.encode(line));
+  const offsets = new Uint32Array(encoded.length + 1);
+  for (let i = 0; i < encoded.length; i++) offsets[i + 1] = offsets[i] + encoded[i].length;
+  const text = new Uint8Array(offsets[encoded.length]);
+  encoded.forEach((bytes, i) => text.set(bytes, offsets[i]));
+  return { strings, offsets, text };
 }
+
+const utf8 = new TextEncoder();
 
 /** Calls `visit` with the [start, end) of each URL of a batch: split at LF, one trailing CR removed. */
 function forEachUrl(batch: Buffer, count: number, visit: (start: number, end: number, index: number) => void): void {
@@ -23,32 +41,41 @@ function forEachUrl(batch: Buffer, count: number, visit: (start: number, end: nu
   }
 }
 
-/** Longest fixed part of a TSV line: "disallowed\t" + "\t" + 10 digits + "\n". */
-const MAX_TSV_OVERHEAD = 24;
-const ALLOWED = Buffer.from("allowed\t");
-const DISALLOWED = Buffer.from("disallowed\t");
-
+/**
+ * The TSV lines of a batch, written by the engine (assembly/tsv.ts): a JavaScript loop over
+ * millions of lines cost more than classifying them.
+ */
 function formatTsv(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTexts | undefined): Buffer {
-  const ruleBytes = rules?.map((text) => Buffer.from(`\t${text}`));
-  let size = batch.length + allowed.length * MAX_TSV_OVERHEAD;
-  if (ruleBytes !== undefined) for (const line of lines) size += ruleBytes[line].length;
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  forEachUrl(batch, allowed.length, (start, end, i) => {
-    at += (allowed[i] ? ALLOWED : DISALLOWED).copy(out, at);
-    at += batch.copy(out, at, start, end);
-    out[at++] = 0x09;
-    at += out.write(String(lines[i]), at, "latin1");
-    if (ruleBytes !== undefined) at += ruleBytes[lines[i]].copy(out, at);
-    out[at++] = 0x0a;
-  });
-  return out.subarray(0, at);
+  initSync();
+  const engine = defaultEngine();
+  const count = allowed.length;
+  let ruleBytes = 0;
+  if (rules !== undefined) for (let i = 0; i < count; i++) ruleBytes += rules.offsets[lines[i] + 1] - rules.offsets[lines[i]];
+  // Every region first: a later allocation may grow memory and detach earlier views.
+  const batchPointer = engine.scratch("tsv-batch", batch.length);
+  const verdictsPointer = engine.scratch("tsv-verdicts", count);
+  const linesPointer = engine.scratch("tsv-lines", count * 4);
+  const outPointer = engine.scratch("tsv-out", batch.length + count * TSV_LINE_OVERHEAD + ruleBytes);
+  const offsetsPointer = rules === undefined ? 0 : engine.scratch("tsv-rule-offsets", rules.offsets.byteLength);
+  const textPointer = rules === undefined ? 0 : engine.scratch("tsv-rule-text", rules.text.length);
+  const bytes = engine.bytes;
+  bytes.set(batch, batchPointer);
+  bytes.set(allowed, verdictsPointer);
+  engine.words.set(lines, linesPointer >>> 2);
+  if (rules !== undefined) {
+    engine.words.set(rules.offsets, offsetsPointer >>> 2);
+    bytes.set(rules.text, textPointer);
+  }
+  const written = engine.call(() =>
+    engine.exports.formatTsv(batchPointer, batch.length, verdictsPointer, linesPointer, count, offsetsPointer, textPointer, outPointer),
+  );
+  return Buffer.from(engine.bytes.subarray(outPointer, outPointer + written));
 }
 
 function formatJsonl(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTexts | undefined): Buffer {
   let out = "";
   forEachUrl(batch, allowed.length, (start, end, i) => {
-    const rule = rules === undefined ? "" : `,"rule":${JSON.stringify(rules[lines[i]])}`;
+    const rule = rules === undefined ? "" : `,"rule":${JSON.stringify(rules.strings[lines[i]])}`;
     out += `{"url":${JSON.stringify(batch.toString("utf8", start, end))},"allowed":${allowed[i] === 1},"line":${lines[i]}${rule}}\n`;
   });
   return Buffer.from(out);
