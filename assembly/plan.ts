@@ -596,6 +596,7 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
   let nodes = plan.nodes.data;
   let edgeBytes = plan.edgeBytes.data;
   let wideEdges = plan.wideEdges.data;
+  // One node per turn; walkStep (four walks in step) takes the same steps.
   while (true) {
     let record = nodes + <usize>node * (NODE_FIELDS << 2);
     if (load<u32>(record, NodeField.LITERAL_BEST << 2) == UNEXPANDED) {
@@ -626,6 +627,14 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     node = child;
   }
 
+  return rankFromVisited(table, plan, path, length, best, visitedAt, visitedCount, memoryEnd);
+}
+
+/**
+ * The rest of bestRank once the walk is done: the wildcard rules filed at the `visitedCount` nodes
+ * listed at `visitedAt` as (node, depth) u32 pairs, whose prefix is already matched.
+ */
+function rankFromVisited(table: RuleTable, plan: MatchPlan, path: usize, length: usize, best: u32, visitedAt: usize, visitedCount: u32, memoryEnd: usize): u32 {
   // Wildcard rules filed at the visited nodes, whose prefix is already matched: deepest first,
   // as longer prefixes tend to belong to longer patterns, whose best rank prunes the rest.
   for (let v = visitedCount; v > 0; v--) {
@@ -641,4 +650,93 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     best = bestCandidate(entries, entries + <usize>count * CANDIDATE_BYTES, path, length, best);
   }
   return best;
+}
+
+// ---- Four walks in step ------------------------------------------------------------------------
+
+/** Per lane of bestRanks4, while the walks are in step: best rank and visited count (u32 each). */
+const WALKS = memory.data(32, 16);
+/** walkStep's answer when the lane's walk has ended. */
+const WALK_ENDED: u64 = <u64>-1;
+
+/**
+ * One node of lane `k`'s walk, as bestRank's loop takes it (the two must agree; bestRank keeps
+ * its state in locals, which one walk alone runs faster with): from `at`, the node index and, in
+ * the high half, the path position; returns the next, or WALK_ENDED. The lane's best rank and
+ * visited count are in WALKS, its visited nodes from `visitedAt`.
+ */
+// @ts-ignore: decorator
+@inline function walkStep(table: RuleTable, plan: MatchPlan, k: usize, at: u64, path: usize, length: usize, visitedAt: usize, memoryEnd: usize): u64 {
+  const state = WALKS + (k << 3);
+  const node = <u32>at;
+  const pos = <usize>(at >>> 32);
+  let record = plan.nodes.data + <usize>node * (NODE_FIELDS << 2);
+  if (load<u32>(record, NodeField.LITERAL_BEST << 2) == UNEXPANDED) {
+    expandNode(table, plan, node);
+    record = plan.nodes.data + <usize>node * (NODE_FIELDS << 2);
+  }
+  if (load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0) {
+    const count = load<u32>(state, 4);
+    store<u32>(visitedAt + (<usize>count << 3), node);
+    store<u32>(visitedAt + (<usize>count << 3), <u32>pos, 4);
+    store<u32>(state, count + 1, 4);
+  }
+  const literal = load<u32>(record, NodeField.LITERAL_BEST << 2);
+  if (literal != NO_RANK) store<u32>(state, min(load<u32>(state), literal));
+  if (pos == length) {
+    store<u32>(state, min(load<u32>(state), load<u32>(record, NodeField.EXACT_BEST << 2)));
+    return WALK_ENDED;
+  }
+  const edge = findEdge(plan.edgeBytes.data, plan.wideEdges.data, load<u32>(record, NodeField.EDGE_START << 2), load<u32>(record, NodeField.EDGE_COUNT << 2), <u32>load<u8>(path + pos));
+  if (edge == NO_EDGE) return WALK_ENDED;
+  const child = edge + 1;
+  const childRecord = plan.nodes.data + <usize>child * (NODE_FIELDS << 2);
+  const labelLength = <usize>load<u32>(childRecord, NodeField.LABEL_LENGTH << 2);
+  if (length - pos < labelLength || !labelMatches(path + pos, table.pool.data + load<u32>(childRecord, NodeField.LABEL_START << 2), labelLength, memoryEnd)) return WALK_ENDED;
+  return (<u64>(pos + labelLength) << 32) | <u64>child;
+}
+
+/**
+ * bestRank for the four paths at `lanes` ((path, length) u32 pairs), ranks to `out`, for plans
+ * without a DFA or a gram index: the four walks down the tree go in step, so that one's loads
+ * wait while the others' run (10% faster on corpus-0271, 47,064 rules, and 3.5% on corpus-0269).
+ * With a gram index most of the time goes after the walk, and walks in step cost 3-6% more there.
+ */
+export function bestRanks4(table: RuleTable, plan: MatchPlan, lanes: usize, out: usize): void {
+  const p0 = <usize>load<u32>(lanes);
+  const l0 = <usize>load<u32>(lanes, 4);
+  const p1 = <usize>load<u32>(lanes, 8);
+  const l1 = <usize>load<u32>(lanes, 12);
+  const p2 = <usize>load<u32>(lanes, 16);
+  const l2 = <usize>load<u32>(lanes, 20);
+  const p3 = <usize>load<u32>(lanes, 24);
+  const l3 = <usize>load<u32>(lanes, 28);
+  // Each lane's visited nodes (at most one per path byte, plus the root) in a quarter of `visited`.
+  const stride = (max(max(l0, l1), max(l2, l3)) + 1) << 3;
+  visited.length = 0;
+  const v0 = visited.reserve(stride << 2);
+  const v1 = v0 + stride;
+  const v2 = v1 + stride;
+  const v3 = v2 + stride;
+  for (let k: usize = 0; k < 4; k++) {
+    store<u32>(WALKS + (k << 3), NO_RANK);
+    store<u32>(WALKS + (k << 3), 0, 4);
+  }
+  const memoryEnd = <usize>memory.size() << 16;
+  let w0: u64 = 0, w1: u64 = 0, w2: u64 = 0, w3: u64 = 0;
+  while ((w0 & w1 & w2 & w3) != WALK_ENDED) {
+    if (w0 != WALK_ENDED) w0 = walkStep(table, plan, 0, w0, p0, l0, v0, memoryEnd);
+    if (w1 != WALK_ENDED) w1 = walkStep(table, plan, 1, w1, p1, l1, v1, memoryEnd);
+    if (w2 != WALK_ENDED) w2 = walkStep(table, plan, 2, w2, p2, l2, v2, memoryEnd);
+    if (w3 != WALK_ENDED) w3 = walkStep(table, plan, 3, w3, p3, l3, v3, memoryEnd);
+  }
+  // The rest one path at a time (the path masks are per path).
+  resetPathMask();
+  store<u32>(out, rankFromVisited(table, plan, p0, l0, load<u32>(WALKS), v0, load<u32>(WALKS, 4), memoryEnd));
+  resetPathMask();
+  store<u32>(out, rankFromVisited(table, plan, p1, l1, load<u32>(WALKS, 8), v1, load<u32>(WALKS, 12), memoryEnd), 4);
+  resetPathMask();
+  store<u32>(out, rankFromVisited(table, plan, p2, l2, load<u32>(WALKS, 16), v2, load<u32>(WALKS, 20), memoryEnd), 8);
+  resetPathMask();
+  store<u32>(out, rankFromVisited(table, plan, p3, l3, load<u32>(WALKS, 24), v3, load<u32>(WALKS, 28), memoryEnd), 12);
 }
