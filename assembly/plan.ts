@@ -581,7 +581,6 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     if (rank != GAVE_UP) return rank;
   }
   let best = NO_RANK;
-  resetPathMask();
   // The nodes of the walk that hold wildcard rules, with their depth (a walk visits at most one
   // node per path byte, plus the root).
   visited.length = 0;
@@ -635,6 +634,8 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
  * listed at `visitedAt` as (node, depth) u32 pairs, whose prefix is already matched.
  */
 function rankFromVisited(table: RuleTable, plan: MatchPlan, path: usize, length: usize, best: u32, visitedAt: usize, visitedCount: u32, memoryEnd: usize): u32 {
+  // The path masks (mask.ts) are computed for this path when a candidate first needs them.
+  resetPathMask();
   // Wildcard rules filed at the visited nodes, whose prefix is already matched: deepest first,
   // as longer prefixes tend to belong to longer patterns, whose best rank prunes the rest.
   for (let v = visitedCount; v > 0; v--) {
@@ -730,13 +731,9 @@ export function bestRanks4(table: RuleTable, plan: MatchPlan, lanes: usize, out:
     if (w2 != WALK_ENDED) w2 = walkStep(table, plan, 2, w2, p2, l2, v2, memoryEnd);
     if (w3 != WALK_ENDED) w3 = walkStep(table, plan, 3, w3, p3, l3, v3, memoryEnd);
   }
-  // The rest one path at a time (the path masks are per path).
-  resetPathMask();
+  // The rest one path at a time.
   store<u32>(out, rankFromVisited(table, plan, p0, l0, load<u32>(WALKS), v0, load<u32>(WALKS, 4), memoryEnd));
-  resetPathMask();
   store<u32>(out, rankFromVisited(table, plan, p1, l1, load<u32>(WALKS, 8), v1, load<u32>(WALKS, 12), memoryEnd), 4);
-  resetPathMask();
   store<u32>(out, rankFromVisited(table, plan, p2, l2, load<u32>(WALKS, 16), v2, load<u32>(WALKS, 20), memoryEnd), 8);
-  resetPathMask();
   store<u32>(out, rankFromVisited(table, plan, p3, l3, load<u32>(WALKS, 24), v3, load<u32>(WALKS, 28), memoryEnd), 12);
 }
