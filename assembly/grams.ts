@@ -642,16 +642,21 @@ function probeQuads(index: GramIndex, id: u32, from: usize, depth: usize, positi
       early |= <u64>passed << <u64>base;
       continue;
     }
-    while (passed != 0) {
-      const k = <usize>ctz(passed);
-      passed &= passed - 1;
-      best = readBucket(index, gramHash(Gram.QUAD, load<u32>(at + k)) ^ saltOf(id), depth + base + k, best);
-    }
+    best = readPassedBuckets(index, id, <u64>passed, at, depth + base, best);
   }
-  while (early != 0) {
-    const k = <usize>ctz(early);
-    early &= early - 1;
-    best = readBucket(index, gramHash(Gram.QUAD, load<u32>(from + k)) ^ saltOf(id), depth + k, best);
+  return readPassedBuckets(index, id, early, from, depth, best);
+}
+
+/**
+ * Reads the bucket of each quad whose bit is set in `passed`: bit k for the quad at `at + k`,
+ * offset `offset + k` of the path.
+ */
+// @ts-ignore: decorator
+@inline function readPassedBuckets(index: GramIndex, id: u32, passed: u64, at: usize, offset: usize, best: u32): u32 {
+  while (passed != 0) {
+    const k = <usize>ctz(passed);
+    passed &= passed - 1;
+    best = readBucket(index, gramHash(Gram.QUAD, load<u32>(at + k)) ^ saltOf(id), offset + k, best);
   }
   return best;
 }
