@@ -9,7 +9,7 @@ import { Dfa, dfaBestRanks4, GAVE_UP } from "./dfa";
 import { LOOK_UP, lookUp, pathInPlace, pathLength, pathPointer, prepareUrl, ROBOTS_TXT_PATH, ruleOfRank, verdictOf } from "./match";
 import { knownBytes, knownLength, lineEnd } from "./normalize";
 import { bytesEqual } from "./pattern";
-import { bestRank, bestRanks4, MatchPlan } from "./plan";
+import { bestRank, bestRanks4, MatchPlan, verdictOfRank } from "./plan";
 import { Profile, RuleField, RuleTable, Scope } from "./table";
 
 /** matchBatch mode bits (src/wasm.ts MatchMode). */
@@ -103,7 +103,7 @@ function decideQueue(table: RuleTable, count: usize, verdicts: usize, details: u
         const lane = k + j;
         // The DFA gave up on its cache: the tree decides.
         if (rank == GAVE_UP) rank = bestRank(table, plan, <usize>load<u32>(lanes + (lane << 3)), <usize>load<u32>(lanes + (lane << 3), 4));
-        writeAnswer(table, load<u32>(laneUrls + (lane << 2)), ruleOfRank(table, rank), verdicts, details, mode);
+        writeRankAnswer(table, plan, load<u32>(laneUrls + (lane << 2)), rank, verdicts, details, mode);
       }
     }
   }
@@ -112,13 +112,13 @@ function decideQueue(table: RuleTable, count: usize, verdicts: usize, details: u
     for (; k + 4 <= count; k += 4) {
       bestRanks4(table, plan, lanes + (k << 3), laneRanks);
       for (let j: usize = 0; j < 4; j++) {
-        writeAnswer(table, load<u32>(laneUrls + ((k + j) << 2)), ruleOfRank(table, load<u32>(laneRanks + (j << 2))), verdicts, details, mode);
+        writeRankAnswer(table, plan, load<u32>(laneUrls + ((k + j) << 2)), load<u32>(laneRanks + (j << 2)), verdicts, details, mode);
       }
     }
   }
   for (; k < count; k++) {
-    const rule = lookUp(table, <usize>load<u32>(lanes + (k << 3)), <usize>load<u32>(lanes + (k << 3), 4));
-    writeAnswer(table, load<u32>(laneUrls + (k << 2)), rule, verdicts, details, mode);
+    const rank = bestRank(table, plan, <usize>load<u32>(lanes + (k << 3)), <usize>load<u32>(lanes + (k << 3), 4));
+    writeRankAnswer(table, plan, load<u32>(laneUrls + (k << 2)), rank, verdicts, details, mode);
   }
 }
 
@@ -223,6 +223,13 @@ function queueKnownLines(
     hits = v128.or(hits, i8x16.eq(x, i8x16.splat(0)));
   }
   return i8x16.bitmask(hits);
+}
+
+/** writeAnswer for a rank of the plan: verdicts alone come from the plan's table of them. */
+// @ts-ignore: decorator
+@inline function writeRankAnswer(table: RuleTable, plan: MatchPlan, url: u32, rank: u32, verdicts: usize, details: usize, mode: u32): void {
+  if (mode & (Mode.LINES | Mode.RULES)) writeAnswer(table, url, ruleOfRank(table, rank), verdicts, details, mode);
+  else store<u8>(verdicts + url, verdictOfRank(plan, rank));
 }
 
 // @ts-ignore: decorator

@@ -6,7 +6,7 @@ import { isPlainAscii } from "./scan";
 import { lineEnd, locatePath, normalizePath, pathEnd, pathNeedsSlash, pathStart } from "./normalize";
 import { bytesEqual, ruleMatches } from "./pattern";
 import { bestRank, buildPlan, MatchPlan } from "./plan";
-import { NO_RANK, Profile, RuleField, RuleFlag, RuleTable, Scope } from "./table";
+import { NO_RANK, Profile, RuleTable, Scope } from "./table";
 import { Vec } from "./vec";
 
 /** Grow-only scratch space shared by all tables for paths that must be rewritten. */
@@ -116,8 +116,5 @@ export function lookUp(table: RuleTable, path: usize, length: usize): i32 {
 /** 1 if the winning rule (or its absence) allows the URL. */
 // @ts-ignore: decorator
 @inline export function verdictOf(table: RuleTable, rule: i32): u32 {
-  if (rule < 0) return 1;
-  const flags = table.ruleField(<u32>rule, RuleField.FLAGS);
-  // An empty Disallow matches with priority 0 and decides nothing.
-  return (flags & RuleFlag.ALLOW) != 0 || table.ruleField(<u32>rule, RuleField.PRIORITY) == 0 ? 1 : 0;
+  return rule < 0 ? 1 : table.ruleAllows(<u32>rule);
 }

@@ -112,12 +112,19 @@ export class MatchPlan {
   itemCount: u32;
   /** Nodes not expanded yet. */
   pending: u32;
+  /**
+   * The verdict of each rank (1: allowed) and, after them, 1 for NO_RANK: a batch that wants
+   * verdicts only reads one byte per URL instead of the winning rule's fields.
+   */
+  verdicts: usize;
+  rankCount: u32;
 
   /** Bytes of linear memory the plan holds. */
   bytes(): usize {
     let total = offsetof<MatchPlan>() + this.nodes.capacity + this.edgeBytes.capacity + this.wideEdges.capacity +
       this.wildcards.capacity;
     if (this.items) total += <usize>this.itemCount * ITEM_BYTES;
+    total += <usize>this.rankCount + 1;
     if (this.grams) total += changetype<GramIndex>(this.grams).bytes();
     if (this.dfa) total += changetype<Dfa>(this.dfa).bytes();
     return total;
@@ -131,6 +138,7 @@ export class MatchPlan {
     if (this.items) heap.free(this.items);
     if (this.grams) changetype<GramIndex>(this.grams).free();
     if (this.dfa) changetype<Dfa>(this.dfa).free();
+    heap.free(this.verdicts);
     heap.free(changetype<usize>(this));
   }
 }
@@ -203,6 +211,11 @@ export function buildPlan(table: RuleTable): MatchPlan {
   const count = <u32>(table.selectedRules.length >> 2);
   const plan = changetype<MatchPlan>(heap.alloc(offsetof<MatchPlan>()));
   plan.grams = null;
+
+  plan.rankCount = count;
+  plan.verdicts = heap.alloc(<usize>count + 1);
+  for (let rank: u32 = 0; rank < count; rank++) store<u8>(plan.verdicts + rank, table.ruleAllows(ruleOf(table, rank)));
+  store<u8>(plan.verdicts + count, 1);
 
   const ranks = heap.alloc(max<usize>(<usize>count << 2, 4));
   // The DFA needs every repeat dropped; the tree only repeated wildcard rules (see distinctRanks).
@@ -571,6 +584,12 @@ const NO_EDGE: u32 = 0xffffffff;
   if (length > 16 || at + 16 > memoryEnd || label + 16 > memoryEnd) return bytesEqual(at, label, length);
   const differ = ~i8x16.bitmask(i8x16.eq(v128.load(at), v128.load(label))) & 0xffff;
   return (differ & ((<u32>1 << <u32>length) - 1)) == 0;
+}
+
+/** The verdict of a rank (see MatchPlan.verdicts): 1 if allowed. */
+// @ts-ignore: decorator
+@inline export function verdictOfRank(plan: MatchPlan, rank: u32): u32 {
+  return <u32>load<u8>(plan.verdicts + min(rank, plan.rankCount));
 }
 
 /** The best (smallest) rank matching the path, or NO_RANK. */

@@ -176,6 +176,12 @@ export class RuleTable {
     return this.rules.u32At(rule * RULE_FIELDS + field);
   }
 
+  /** 1 if the rule allows what it matches: an allow rule, or an empty Disallow (priority 0, it decides nothing). */
+  // @ts-ignore: decorator
+  @inline ruleAllows(rule: u32): u32 {
+    return (this.ruleField(rule, RuleField.FLAGS) & RuleFlag.ALLOW) != 0 || this.ruleField(rule, RuleField.PRIORITY) == 0 ? 1 : 0;
+  }
+
   // @ts-ignore: decorator
   @inline recordField(record: u32, field: u32): u32 {
     return this.records.u32At(record * RECORD_FIELDS + field);

@@ -138,6 +138,12 @@ describe.each(entries.map((entry, index) => [`${entry.id} (${entry.repo}, ${entr
             agents.forEach((agent, a) => {
               const reportAgent = (what: string) => report(`agent=${show(agent)} ${what}`);
               compareBatches(reportAgent, bulkUrls[a], name, got.classifyWithLines(bulk[a], agent), wantBatches[a]);
+              // Verdicts alone take another way out of the engine (a verdict per rank, no rule fields).
+              const verdicts = got.classify(bulk[a], agent);
+              const wrong = wantBatches[a].allowed.findIndex((allowed, i) => verdicts[i] !== allowed);
+              if (verdicts.length !== wantBatches[a].allowed.length || wrong >= 0) {
+                reportAgent(`${name} classify: ${verdicts.length} verdicts, first differing at ${wrong} (${show(bulkUrls[a][wrong])})`);
+              }
               if (a !== 0) return;
               compareBatches(reportAgent, urls, `${name} string[]`, got.classifyWithLines(urls, agent), wantBatches[a]);
               sample.forEach((i, k) => {

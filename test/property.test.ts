@@ -39,6 +39,8 @@ describe.each(wasmImplementations)("$name agrees with the reference", (wasm) => 
             const batch = actual.classifyWithLines(urls, agent);
             const oracle = expected.classifyWithLines(urls, agent);
             expect(Array.from(batch.allowed)).toEqual(Array.from(oracle.allowed));
+            // Verdicts alone take another way out of the engine (a verdict per rank, no rule fields).
+            expect(Array.from(actual.classify(urls, agent)), "classify").toEqual(Array.from(oracle.allowed));
             expect(Array.from(batch.lines)).toEqual(Array.from(oracle.lines));
             expect(actual.crawlDelay(agent)).toEqual(expected.crawlDelay(agent));
             expect(actual.groupsFor(agent)).toEqual(expected.groupsFor(agent));
