@@ -60,9 +60,10 @@ describe("WASM memory", () => {
     treeEngine.exports.configureDfa(0, 0, 0);
     const tree = parseWith(treeEngine, body);
     expect(withDfa.classifyWithLines(urls, "bot")).toEqual(tree.classifyWithLines(urls, "bot"));
-    // The DFA's rows and position lists stay under 256 KiB each (about 540 KB in all, measured).
-    expect(withDfa.tableBytes).toBeLessThan(1 << 20);
-    expect(withDfa.tableBytes).toBeGreaterThan(tree.tableBytes + (256 << 10));
+    // The DFA's rows and position lists stay under 512 KiB each (about 1.03 MB in all, measured),
+    // and the cache did fill to its limits.
+    expect(withDfa.tableBytes).toBeLessThan(1.5 * (1 << 20));
+    expect(withDfa.tableBytes).toBeGreaterThan(tree.tableBytes + (512 << 10));
   });
 
   it("keeps a compiled table in proportion to its rules", () => {
