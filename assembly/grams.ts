@@ -24,7 +24,7 @@
 
 import { Char } from "./chars";
 import { bestCandidate, CANDIDATE_BYTES, writeCandidate } from "./candidates";
-import { pathHoldsMasks, storeRuleMasks } from "./mask";
+import { BIT_IN_BYTE, pathHoldsMasks, storeRuleMasks } from "./mask";
 import { bytesEqual, segmentsFit } from "./pattern";
 import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
@@ -85,9 +85,6 @@ const KIND_MUL: u32 = 0x85ebca6b;
 @inline function filterBit(kind: u32, gram: u32, idSalt: u32, shift: u32): u32 {
   return ((gram * FILTER_MUL) ^ (kind * KIND_MUL) ^ idSalt) >>> shift;
 }
-
-/** Byte k is 1 << k (k < 8): the mask of bit k of a filter byte. */
-const BIT_OF_INDEX = v128(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
 
 /** 1 if the filter has the bit, else 0. */
 // @ts-ignore: decorator
@@ -583,11 +580,6 @@ export function bestIndexedRank(table: RuleTable, index: GramIndex, id: u32, dep
   probeId = id;
   probeDepth = depth;
   probeMemoryEnd = memoryEnd;
-  // Rules with no gram: their prefix matched, the rest is tried (byte masks first).
-  const always = index.always.data;
-  best = bestCandidate(always + <usize>load<u32>(prefix, PrefixField.ALWAYS_START) * CANDIDATE_BYTES,
-    always + <usize>load<u32>(prefix, PrefixField.ALWAYS_END) * CANDIDATE_BYTES, path, length, best);
-
   const kinds = load<u32>(prefix, PrefixField.KINDS);
   const rest = length - depth;
   if ((kinds & (1 << Gram.BYTE_AT_END)) && rest >= 1) best = probeEnd(index, Gram.BYTE_AT_END, <u32>load<u8>(path + length - 1), id, best);
@@ -595,6 +587,11 @@ export function bestIndexedRank(table: RuleTable, index: GramIndex, id: u32, dep
   if ((kinds & (1 << Gram.QUAD_AT_END)) && rest >= 4) best = probeEnd(index, Gram.QUAD_AT_END, load<u32>(path + length - 4), id, best);
   if ((kinds & (1 << Gram.QUAD)) && rest >= 4) best = probeQuads(index, id, path + depth, depth, rest - 3, best);
   if ((kinds & (1 << Gram.PAIR)) && rest >= 2) best = probePairs(index, id, path + depth, depth, rest - 1, best);
+  // Rules with no gram: their prefix matched, the rest is tried (byte masks first). Last, so that
+  // the grams' matches prune them (512k 1.9% faster than first).
+  const always = index.always.data;
+  best = bestCandidate(always + <usize>load<u32>(prefix, PrefixField.ALWAYS_START) * CANDIDATE_BYTES,
+    always + <usize>load<u32>(prefix, PrefixField.ALWAYS_END) * CANDIDATE_BYTES, path, length, best);
   return best;
 }
 
@@ -656,7 +653,7 @@ function probeQuads(index: GramIndex, id: u32, from: usize, depth: usize, positi
       const low = i8x16.narrow_i16x8_u(
         i16x8.narrow_i32x4_u(v128.and(h0, seven), v128.and(h1, seven)),
         i16x8.narrow_i32x4_u(v128.and(h2, seven), v128.and(h3, seven)));
-      const bits = i8x16.swizzle(BIT_OF_INDEX, i8x16.shuffle(low, low, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+      const bits = i8x16.swizzle(BIT_IN_BYTE, i8x16.shuffle(low, low, 0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
       passed = i8x16.bitmask(i8x16.ne(v128.and(bytes, bits), zero));
     } else {
       // The last bytes of memory: one quad at a time.

@@ -2,53 +2,57 @@
 // literal segments need. A rule whose bytes are not all in the path cannot match, which rejects
 // most candidates without a search.
 //
-// Bits come from a table rather than from `byte & 63`, so that the bytes URLs are made of do not
-// share bits: lower-case letters, digits, the punctuation of paths and queries, and the upper-case
-// hex digits of escapes each have their own; rarer bytes share the last one. Bytes >= 0x80 never
-// occur in a compiled pattern (they are escaped) and have no bit. Per path byte: a load and an OR.
+// A byte's bit is its low nibble plus a base chosen by its high nibble, so that one vector
+// swizzle finds the bits of sixteen bytes: lower-case letters, digits and the ASCII punctuation of
+// paths and queries (space to `?`) each have a bit of their own; upper-case letters, `@` and `_`
+// share the bits of 0x60-0x7f, and other bytes share some too (a shared bit only lets more
+// candidates through to the full match).
 //
 // A second 64-bit set holds the pairs of adjacent bytes, one hashed bit each. Bytes alone pass
 // rules whose bytes a path has in another order (`/*/shop/red` on a path with `shop` and `red`
 // apart); pairs reject most of those too. On the 512 KiB benchmark file, candidates that pass
 // both masks and then fail the full match fell from 4.8 to 1.0 per URL. A 128-bit pair set
 // rejected a little more but cost more than it saved.
+//
+// A path's sets are built sixteen bytes (or pairs) at a time in vectors (computePathMask): a
+// scalar loop, a table load per byte and a multiply per pair, was most of a tenth of the time on
+// the 512 KiB benchmark file.
 
 import { Char } from "./chars";
 
-const SHARED_BIT: u64 = 63;
-/** Punctuation with a bit of its own (all but the last bit go to letters, digits and these). */
-const OWN_BITS = "/-._?=&%+:;,~!$'()@ ";
+/**
+ * The base of each high nibble: `a`-`o` get bits 1-15, `p`-`z` 16-26, `0`-`9` 32-41, `:`-`?`
+ * 42-47, space to `/` 48-63.
+ */
+const NIBBLE_BASE = v128(0, 0, 48, 32, 0, 16, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0);
+/** Byte k is 1 << k for k < 8 (a bit within a byte of a set), 0 after: a swizzle of bit indices makes one-bit masks. */
+export const BIT_IN_BYTE = v128(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
+/** Lane k holds k. */
+const LANE_INDEX = v128(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+/** The pair hash: the top six bits of the low 16 bits of a product (a 16-bit vector multiply). */
+const PAIR_MUL: u32 = 0x9e37;
 
-/** The mask bit of each byte value, a u64 per byte. */
-const bitOf: usize = buildBitTable();
-
-function buildBitTable(): usize {
-  const table = heap.alloc(256 << 3);
-  memory.fill(table, 0, 256 << 3);
-  for (let c: u32 = 0; c < 0x80; c++) store<u64>(table + (<usize>c << 3), (<u64>1) << SHARED_BIT);
-  let next: u64 = 0;
-  for (let c: u32 = 0x61; c <= 0x7a; c++) store<u64>(table + (<usize>c << 3), (<u64>1) << next++);
-  for (let c: u32 = 0x30; c <= 0x39; c++) store<u64>(table + (<usize>c << 3), (<u64>1) << next++);
-  for (let c: u32 = 0x41; c <= 0x46; c++) store<u64>(table + (<usize>c << 3), (<u64>1) << next++);
-  for (let i = 0; i < OWN_BITS.length; i++) store<u64>(table + (<usize>OWN_BITS.charCodeAt(i) << 3), (<u64>1) << next++);
-  assert(next <= SHARED_BIT);
-  return table;
+/** NIBBLE_BASE's entry for a high nibble. */
+// @ts-ignore: decorator
+@inline function nibbleBase(high: u32): u32 {
+  return high == 2 ? 48 : high == 3 ? 32 : high == 5 || high == 7 ? 16 : 0;
 }
 
+/** A byte's bit in the byte set. */
 // @ts-ignore: decorator
-@inline function bitFor(c: u32): u64 {
-  return load<u64>(bitOf + (<usize>c << 3));
+@inline function byteIndex(c: u32): u32 {
+  return (nibbleBase(c >> 4) + (c & 15)) & 63;
 }
 
-/** The pair-mask bit of two adjacent bytes read as a little-endian u16: the top six bits of a multiplicative hash. */
+/** The bit of two adjacent bytes, read as a little-endian u16, in the pair set. */
 // @ts-ignore: decorator
-@inline function pairBit(pair: u32): u64 {
-  return (<u64>1) << <u64>((pair * 0x9e3779b1) >>> 26);
+@inline function pairIndex(pair: u32): u32 {
+  return ((pair * PAIR_MUL) & 0xffff) >>> 10;
 }
 
 /**
- * Writes the masks a match of the pattern needs to `at`: the byte mask of its literal bytes (a
- * u64), then the pair mask of its adjacent literal bytes (a u64, one hashed bit per pair).
+ * Writes the masks a match of the pattern needs to `at`: the byte set of its literal bytes (a
+ * u64), then the pair set of its adjacent literal bytes (a u64).
  */
 export function storeRuleMasks(pattern: usize, length: usize, at: usize): void {
   let mask: u64 = 0;
@@ -58,8 +62,8 @@ export function storeRuleMasks(pattern: usize, length: usize, at: usize): void {
     let c = <u32>load<u8>(pattern + i);
     if (c == Char.DOLLAR && i == length - 1) c = Char.STAR;
     if (c != Char.STAR) {
-      mask |= bitFor(c);
-      if (previous != Char.STAR) pairs |= pairBit(previous | (c << 8));
+      mask |= (<u64>1) << <u64>byteIndex(c);
+      if (previous != Char.STAR) pairs |= (<u64>1) << <u64>pairIndex(previous | (c << 8));
     }
     previous = c;
   }
@@ -80,29 +84,90 @@ let pathMaskReady: bool = false;
 }
 
 function computePathMask(path: usize, length: usize): void {
-  let a: u64 = 0;
-  let b: u64 = 0;
-  let i: usize = 0;
-  // Two chains of ORs, so that the loads overlap.
-  while (i + 2 <= length) {
-    a |= bitFor(<u32>load<u8>(path + i));
-    b |= bitFor(<u32>load<u8>(path + i + 1));
-    i += 2;
+  // The vector loops read up to 17 bytes past the path.
+  if (path + length + 17 <= (<usize>memory.size() << 16)) {
+    pathMask = indexSet(path, length, false);
+    pathPairs = length >= 2 ? indexSet(path, length - 1, true) : 0;
+  } else {
+    let mask: u64 = 0;
+    let pairs: u64 = 0;
+    for (let i: usize = 0; i < length; i++) mask |= (<u64>1) << <u64>byteIndex(<u32>load<u8>(path + i));
+    for (let i: usize = 0; i + 1 < length; i++) pairs |= (<u64>1) << <u64>pairIndex(<u32>load<u16>(path + i));
+    pathMask = mask;
+    pathPairs = pairs;
   }
-  if (i < length) a |= bitFor(<u32>load<u8>(path + i));
-  pathMask = a | b;
-  // Three pairs per four-byte load, in two chains (corpus-0269 4% faster than a u16 load per pair).
-  let pairs: u64 = 0;
-  let more: u64 = 0;
-  let j: usize = 0;
-  for (; j + 4 <= length; j += 3) {
-    const word = load<u32>(path + j);
-    pairs |= pairBit(word & 0xffff) | pairBit((word >>> 8) & 0xffff);
-    more |= pairBit(word >>> 16);
-  }
-  for (; j + 1 < length; j++) pairs |= pairBit(<u32>load<u16>(path + j));
-  pathPairs = pairs | more;
   pathMaskReady = true;
+}
+
+/**
+ * The set of the bit indices (0-63) of the `count` bytes from `path`, or of the `count` pairs
+ * from `path` when `pairs` (a constant: each call is its own loop). A u64 is eight bytes: each
+ * index's byte (index >> 3) is found by eight compares, and its bit in that byte (index & 7) by
+ * a swizzle; eight vectors gather the bits of each byte, reduced to one u64 at the end.
+ */
+// @ts-ignore: decorator
+@inline function indexSet(path: usize, count: usize, pairs: bool): u64 {
+  let s0 = i8x16.splat(0);
+  let s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
+  for (let i: usize = 0; i < count; i += 16) {
+    const x = v128.load(path + i);
+    const index = pairs ? pairIndices(x, v128.load(path + i, 1)) : byteIndices(x);
+    // Lanes past the count get bit 7 in the bit index: BIT_IN_BYTE has no bit for them.
+    const past = i8x16.ge_u(LANE_INDEX, i8x16.splat(<i8>min<usize>(count - i, 16)));
+    const bit = i8x16.swizzle(BIT_IN_BYTE, v128.or(v128.and(index, i8x16.splat(7)), v128.and(past, i8x16.splat(-128))));
+    const byte = i8x16.shr_u(index, 3);
+    s0 = v128.or(s0, v128.and(i8x16.eq(byte, i8x16.splat(0)), bit));
+    s1 = v128.or(s1, v128.and(i8x16.eq(byte, i8x16.splat(1)), bit));
+    s2 = v128.or(s2, v128.and(i8x16.eq(byte, i8x16.splat(2)), bit));
+    s3 = v128.or(s3, v128.and(i8x16.eq(byte, i8x16.splat(3)), bit));
+    s4 = v128.or(s4, v128.and(i8x16.eq(byte, i8x16.splat(4)), bit));
+    s5 = v128.or(s5, v128.and(i8x16.eq(byte, i8x16.splat(5)), bit));
+    s6 = v128.or(s6, v128.and(i8x16.eq(byte, i8x16.splat(6)), bit));
+    s7 = v128.or(s7, v128.and(i8x16.eq(byte, i8x16.splat(7)), bit));
+  }
+  return orLanes(s0, s1, s2, s3, s4, s5, s6, s7);
+}
+
+/** The byte-set index of each of sixteen bytes (see NIBBLE_BASE). */
+// @ts-ignore: decorator
+@inline function byteIndices(x: v128): v128 {
+  const base = i8x16.swizzle(NIBBLE_BASE, i8x16.shr_u(x, 4));
+  return v128.and(i8x16.add(base, v128.and(x, i8x16.splat(15))), i8x16.splat(63));
+}
+
+/** The pair-set index of each of sixteen pairs: lane k of `x` and lane k of `next` (the bytes one further on). */
+// @ts-ignore: decorator
+@inline function pairIndices(x: v128, next: v128): v128 {
+  const multiplier = i16x8.splat(<i16>PAIR_MUL);
+  const low = i8x16.shuffle(x, next, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const high = i8x16.shuffle(x, next, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  return i8x16.narrow_i16x8_u(i16x8.shr_u(i16x8.mul(low, multiplier), 10), i16x8.shr_u(i16x8.mul(high, multiplier), 10));
+}
+
+/** The u64 whose byte k is the OR of the sixteen lanes of s_k: halving shuffles, three levels. */
+function orLanes(s0: v128, s1: v128, s2: v128, s3: v128, s4: v128, s5: v128, s6: v128, s7: v128): u64 {
+  // Lanes 0-7 of each pair: the first's halves ORed; 8-15 the second's.
+  const a = halves(s0, s1);
+  const b = halves(s2, s3);
+  const c = halves(s4, s5);
+  const d = halves(s6, s7);
+  // Four lanes each.
+  const ab = v128.or(i8x16.shuffle(a, b, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27),
+    i8x16.shuffle(a, b, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31));
+  const cd = v128.or(i8x16.shuffle(c, d, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27),
+    i8x16.shuffle(c, d, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31));
+  // Two lanes each, then one.
+  const e = v128.or(i8x16.shuffle(ab, cd, 0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29),
+    i8x16.shuffle(ab, cd, 2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31));
+  const f = v128.or(e, i8x16.shuffle(e, e, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+  return i64x2.extract_lane(i8x16.shuffle(f, f, 0, 2, 4, 6, 8, 10, 12, 14, 0, 2, 4, 6, 8, 10, 12, 14), 0);
+}
+
+/** Lanes 0-7: lanes 0-7 of `x` ORed with its lanes 8-15; lanes 8-15: the same for `y`. */
+// @ts-ignore: decorator
+@inline function halves(x: v128, y: v128): v128 {
+  return v128.or(i8x16.shuffle(x, y, 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23),
+    i8x16.shuffle(x, y, 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31));
 }
 
 /** Whether the path holds every byte and pair of the rule masks at `at` (computing the path's masks once). */

@@ -624,11 +624,11 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
       wideEdges = plan.wideEdges.data;
       record = nodes + <usize>node * (NODE_FIELDS << 2);
     }
-    if (load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0) {
-      store<u32>(visitedAt + (<usize>visitedCount << 3), node);
-      store<u32>(visitedAt + (<usize>visitedCount << 3), <u32>pos, 4);
-      visitedCount++;
-    }
+    // Every node is written down, and kept (counted) if it holds wildcard rules: no branch for
+    // the CPU to mispredict at each node.
+    store<u32>(visitedAt + (<usize>visitedCount << 3), node);
+    store<u32>(visitedAt + (<usize>visitedCount << 3), <u32>pos, 4);
+    visitedCount += <u32>(load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0);
     best = min(best, load<u32>(record, NodeField.LITERAL_BEST << 2));
     if (pos == length) {
       best = min(best, load<u32>(record, NodeField.EXACT_BEST << 2));
