@@ -24,9 +24,10 @@ import { Char } from "./chars";
 
 /**
  * The base of each high nibble: `a`-`o` get bits 1-15, `p`-`z` 16-26, `0`-`9` 32-41, `:`-`?`
- * 42-47, space to `/` 48-63.
+ * 42-47, space to `/` 48-63. One table for both readers: the path loop swizzles it as a vector,
+ * rule masks read a byte of it.
  */
-const NIBBLE_BASE = v128(0, 0, 48, 32, 0, 16, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0);
+const NIBBLE_BASE: usize = memory.data<u8>([0, 0, 48, 32, 0, 16, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0], 16);
 /** Byte k is 1 << k for k < 8 (a bit within a byte of a set), 0 after: a swizzle of bit indices makes one-bit masks. */
 export const BIT_IN_BYTE = v128(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
 /** Lane k holds k. */
@@ -34,16 +35,10 @@ const LANE_INDEX = v128(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 /** The pair hash: the top six bits of the low 16 bits of a product (a 16-bit vector multiply). */
 const PAIR_MUL: u32 = 0x9e37;
 
-/** NIBBLE_BASE's entry for a high nibble. */
-// @ts-ignore: decorator
-@inline function nibbleBase(high: u32): u32 {
-  return high == 2 ? 48 : high == 3 ? 32 : high == 5 || high == 7 ? 16 : 0;
-}
-
 /** A byte's bit in the byte set. */
 // @ts-ignore: decorator
 @inline function byteIndex(c: u32): u32 {
-  return (nibbleBase(c >> 4) + (c & 15)) & 63;
+  return (<u32>load<u8>(NIBBLE_BASE + (c >> 4)) + (c & 15)) & 63;
 }
 
 /** The bit of two adjacent bytes, read as a little-endian u16, in the pair set. */
@@ -133,7 +128,7 @@ function computePathMask(path: usize, length: usize): void {
 /** The byte-set index of each of sixteen bytes (see NIBBLE_BASE). */
 // @ts-ignore: decorator
 @inline function byteIndices(x: v128): v128 {
-  const base = i8x16.swizzle(NIBBLE_BASE, i8x16.shr_u(x, 4));
+  const base = i8x16.swizzle(v128.load(NIBBLE_BASE), i8x16.shr_u(x, 4));
   return v128.and(i8x16.add(base, v128.and(x, i8x16.splat(15))), i8x16.splat(63));
 }
 
