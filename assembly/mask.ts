@@ -106,12 +106,16 @@ function computePathMask(path: usize, length: usize): void {
 @inline function indexSet(path: usize, count: usize, pairs: bool): u64 {
   let s0 = i8x16.splat(0);
   let s1 = s0, s2 = s0, s3 = s0, s4 = s0, s5 = s0, s6 = s0, s7 = s0;
-  for (let i: usize = 0; i < count; i += 16) {
-    const x = v128.load(path + i);
-    const index = pairs ? pairIndices(x, v128.load(path + i, 1)) : byteIndices(x);
-    // Lanes past the count get bit 7 in the bit index: BIT_IN_BYTE has no bit for them.
-    const past = i8x16.ge_u(LANE_INDEX, i8x16.splat(<i8>min<usize>(count - i, 16)));
-    const bit = i8x16.swizzle(BIT_IN_BYTE, v128.or(v128.and(index, i8x16.splat(7)), v128.and(past, i8x16.splat(-128))));
+  // Sixteen at a time, the last sixteen ending at the last one (overlapping the block before: a
+  // set does not mind repeats), so that only a count under sixteen has lanes to leave out. Those
+  // get bit 7 in their bit index, for which BIT_IN_BYTE has no bit.
+  const last = count > 16 ? count - 16 : 0;
+  const leftOut = count >= 16 ? i8x16.splat(0) : v128.and(i8x16.ge_u(LANE_INDEX, i8x16.splat(<i8>count)), i8x16.splat(-128));
+  for (let i: usize = 0; ; i += 16) {
+    const at = min(i, last);
+    const x = v128.load(path + at);
+    const index = pairs ? pairIndices(x, v128.load(path + at, 1)) : byteIndices(x);
+    const bit = i8x16.swizzle(BIT_IN_BYTE, v128.or(v128.and(index, i8x16.splat(7)), leftOut));
     const byte = i8x16.shr_u(index, 3);
     s0 = v128.or(s0, v128.and(i8x16.eq(byte, i8x16.splat(0)), bit));
     s1 = v128.or(s1, v128.and(i8x16.eq(byte, i8x16.splat(1)), bit));
@@ -121,6 +125,7 @@ function computePathMask(path: usize, length: usize): void {
     s5 = v128.or(s5, v128.and(i8x16.eq(byte, i8x16.splat(5)), bit));
     s6 = v128.or(s6, v128.and(i8x16.eq(byte, i8x16.splat(6)), bit));
     s7 = v128.or(s7, v128.and(i8x16.eq(byte, i8x16.splat(7)), bit));
+    if (at == last) break;
   }
   return orLanes(s0, s1, s2, s3, s4, s5, s6, s7);
 }
