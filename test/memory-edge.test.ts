@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { loadEngine, type Engine } from "../src/wasm.js";
 import { robotsCase } from "./support/generators.js";
 import { reference } from "./support/implementations.js";
+import { encodeAgents, putBytes } from "./support/raw-exports.js";
 import type { Profile } from "../src/types.js";
 
 const binary = readFileSync(new URL("../build/release.wasm", import.meta.url));
@@ -54,22 +55,13 @@ class MemoryEdge {
   }
 }
 
-function put(engine: Engine, bytes: Uint8Array): number {
-  const pointer = engine.exports.allocate(bytes.length + 16);
-  new Uint8Array(engine.exports.memory.buffer).set(bytes, pointer);
-  return pointer;
-}
-
 describe.each(setups)("URLs that end at the last byte of memory ($name)", ({ configure }) => {
   it.each<Profile>(["google", "rfc9309"])("get the reference's verdict and line (%s)", (profile) => {
     const engine = loadEngine(binary);
     configure(engine);
     const x = engine.exports;
     const edge = new MemoryEdge(engine);
-    const agentBytes = encoder.encode(AGENT);
-    const agents = new Uint8Array(4 + agentBytes.length);
-    new DataView(agents.buffer).setUint32(0, agentBytes.length, true);
-    agents.set(agentBytes, 4);
+    const agents = encodeAgents(AGENT);
 
     /** Decides `count` URLs at `pointer` (LF-separated when `offsets` is 0); returns verdicts and lines. */
     const decide = (table: number, pointer: number, length: number, offsets: number, count: number, lines: number) => {
@@ -89,10 +81,10 @@ describe.each(setups)("URLs that end at the last byte of memory ($name)", ({ con
     fc.assert(
       fc.property(robotsCase, ([body, urls]) => {
         const expected = reference.parse(body, { profile }).classifyWithLines(urls, AGENT);
-        const bodyPointer = put(engine, body instanceof Uint8Array ? body : encoder.encode(body));
+        const bodyPointer = putBytes(engine, body instanceof Uint8Array ? body : encoder.encode(body));
         const table = x.compile(bodyPointer, body.length, profile === "google" ? 0 : 1);
         x.release(bodyPointer);
-        const agentsPointer = put(engine, agents);
+        const agentsPointer = putBytes(engine, agents);
         x.selectAgents(table, agentsPointer, agents.length);
         x.release(agentsPointer);
         const offsets = x.allocate(8);

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseWith } from "../src/robots.js";
 import { loadEngine } from "../src/wasm.js";
+import { encodeAgents, putBytes } from "./support/raw-exports.js";
 
 const binary = readFileSync(new URL("../build/release.wasm", import.meta.url));
 
@@ -86,16 +87,9 @@ describe("WASM memory", () => {
     engine.exports.configureDfa(0, 0, 0);
     const x = engine.exports;
     const encoder = new TextEncoder();
-    const put = (bytes: Uint8Array) => {
-      const pointer = x.allocate(bytes.length + 16);
-      engine.bytes.set(bytes, pointer);
-      return pointer;
-    };
+    const put = (bytes: Uint8Array) => putBytes(engine, bytes);
     const body = encoder.encode(`User-agent: *\n${Array.from({ length: 3_000 }, (_, r) => `${r % 3 ? "Disallow" : "Allow"}: /d${r % 40}/${r}/page`).join("\n")}`);
-    const agent = encoder.encode("bot");
-    const agents = new Uint8Array(4 + agent.length);
-    new DataView(agents.buffer).setUint32(0, agent.length, true);
-    agents.set(agent, 4);
+    const agents = encodeAgents("bot");
     const urls = encoder.encode(Array.from({ length: 600 }, (_, i) => `http://x.com/d${i % 40}/${i * 5}/page${i % 2 ? "" : "s"}`).join("\n"));
     const decide = (table: number) => {
       const verdicts = x.allocate(600);
