@@ -1,7 +1,6 @@
 // Deciding a batch of URLs. Paths that lie in the batch's bytes are queued, and the queue decided
 // together: four at a time by the match plan's DFA (dfa.ts: interleaved walks overlap their table
-// loads) or, for plans without a gram index, by four walks down its tree in step (plan.ts
-// bestRanks4); else one by one. Most lines of a batch share a scheme and authority, and their paths
+// loads), else one by one. Most lines of a batch share a scheme and authority, and their paths
 // are found and queued by a loop of their own (queueKnownLines).
 
 import { Char } from "./chars";
@@ -9,7 +8,7 @@ import { Dfa, dfaBestRanks4, GAVE_UP } from "./dfa";
 import { LOOK_UP, lookUp, pathInPlace, pathLength, pathPointer, prepareUrl, ROBOTS_TXT_PATH, ruleOfRank, verdictOf } from "./match";
 import { knownBytes, knownLength, lineEnd } from "./normalize";
 import { bytesEqual } from "./pattern";
-import { bestRank, bestRanks4, MatchPlan, verdictOfRank } from "./plan";
+import { bestRank, MatchPlan, verdictOfRank } from "./plan";
 import { Profile, RuleField, RuleTable, Scope } from "./table";
 
 /** matchBatch mode bits (src/wasm.ts MatchMode). */
@@ -104,15 +103,6 @@ function decideQueue(table: RuleTable, count: usize, verdicts: usize, details: u
         // The DFA gave up on its cache: the tree decides.
         if (rank == GAVE_UP) rank = bestRank(table, plan, <usize>load<u32>(lanes + (lane << 3)), <usize>load<u32>(lanes + (lane << 3), 4));
         writeRankAnswer(table, plan, load<u32>(laneUrls + (lane << 2)), rank, verdicts, details, mode);
-      }
-    }
-  }
-  // Without a DFA: four walks down the tree in step where the walk is most of the work.
-  else if (plan.grams == null) {
-    for (; k + 4 <= count; k += 4) {
-      bestRanks4(table, plan, lanes + (k << 3), laneRanks);
-      for (let j: usize = 0; j < 4; j++) {
-        writeRankAnswer(table, plan, load<u32>(laneUrls + ((k + j) << 2)), load<u32>(laneRanks + (j << 2)), verdicts, details, mode);
       }
     }
   }

@@ -110,14 +110,22 @@ export class MatchPlan {
   /** The rules the unexpanded nodes hold (see expandNode), ITEM_BYTES each; 0 once every node is expanded. */
   items: usize;
   itemCount: u32;
-  /** Nodes not expanded yet. */
+  /** Nodes not expanded yet, and how many items they hold. */
   pending: u32;
+  pendingItems: u32;
   /**
    * The verdict of each rank (1: allowed) and, after them, 1 for NO_RANK: a batch that wants
    * verdicts only reads one byte per URL instead of the winning rule's fields.
    */
   verdicts: usize;
   rankCount: u32;
+  /**
+   * The walk's shortcuts (see Shortcut), a power of two of them; 0 until the tree first decides a
+   * path (a plan with a DFA rarely needs them).
+   */
+  shortcuts: usize;
+  /** 64 - log2(the number of shortcuts). */
+  shortcutShift: u32;
 
   /** Bytes of linear memory the plan holds. */
   bytes(): usize {
@@ -125,6 +133,7 @@ export class MatchPlan {
       this.wildcards.capacity;
     if (this.items) total += <usize>this.itemCount * ITEM_BYTES;
     total += <usize>this.rankCount + 1;
+    if (this.shortcuts) total += shortcutTableBytes(this.shortcutShift);
     if (this.grams) total += changetype<GramIndex>(this.grams).bytes();
     if (this.dfa) total += changetype<Dfa>(this.dfa).bytes();
     return total;
@@ -139,6 +148,7 @@ export class MatchPlan {
     if (this.grams) changetype<GramIndex>(this.grams).free();
     if (this.dfa) changetype<Dfa>(this.dfa).free();
     heap.free(this.verdicts);
+    if (this.shortcuts) heap.free(this.shortcuts);
     heap.free(changetype<usize>(this));
   }
 }
@@ -213,6 +223,11 @@ export function buildPlan(table: RuleTable): MatchPlan {
   plan.grams = null;
 
   plan.rankCount = count;
+  plan.shortcuts = 0;
+  // As many shortcuts as rules (the walks of a few rules lead to few places), within bounds.
+  let slots = MIN_SHORTCUTS;
+  while (slots < count && slots < MAX_SHORTCUTS) slots <<= 1;
+  plan.shortcutShift = 64 - ctz(slots);
   plan.verdicts = heap.alloc(<usize>count + 1);
   for (let rank: u32 = 0; rank < count; rank++) store<u8>(plan.verdicts + rank, table.ruleAllows(ruleOf(table, rank)));
   store<u8>(plan.verdicts + count, 1);
@@ -222,6 +237,8 @@ export function buildPlan(table: RuleTable): MatchPlan {
   const small = dfaMayFit(count);
   const distinct = distinctRanks(table, count, ranks, !small);
   plan.dfa = small ? buildDfa(table, ranks, distinct) : null;
+  // The tree decides every path of a plan without a DFA (and files shortcuts from the first).
+  if (!small) plan.shortcuts = newShortcuts(plan.shortcutShift);
   const items = heap.alloc(max<usize>(<usize>distinct * ITEM_BYTES, ITEM_BYTES));
   for (let i: u32 = 0; i < distinct; i++) {
     const rank = load<u32>(ranks + (<usize>i << 2));
@@ -246,6 +263,7 @@ export function buildPlan(table: RuleTable): MatchPlan {
   const root = addNode(plan);
   setUnexpanded(plan, root, 0, kept, 0);
   plan.pending = 1;
+  plan.pendingItems = kept;
   return plan;
 }
 
@@ -340,6 +358,7 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
   let lo = nodeField(plan, node, Unexpanded.LO);
   const hi = nodeField(plan, node, Unexpanded.HI);
   const depth = nodeField(plan, node, Unexpanded.DEPTH);
+  const first = lo;
   sortByByte(items, lo, hi, depth);
 
   // Rules whose literal prefix is exactly this node's string.
@@ -364,6 +383,8 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
     else literalBest = min(literalBest, rank);
     lo++;
   }
+
+  plan.pendingItems -= lo - first;
 
   // The rest, grouped by the byte after this node's string.
   const edgeStart = <u32>plan.edgeBytes.length;
@@ -422,6 +443,20 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
     plan.wildcards.shrink();
     plan.wideEdges.shrink();
   }
+}
+
+/**
+ * Once the nodes not expanded yet hold at most this share of the items (1/16), the next walk that
+ * expands one builds them all, so that the items are freed: a large batch reaches most nodes but
+ * leaves a few no path reaches, which held the whole build state (177 KB of the 512 KiB
+ * benchmark file's 2 MB after a million paths).
+ */
+const FINISH_SHIFT: u32 = 4;
+
+/** Expands a node a walk has reached (and every other one once few items are left: FINISH_SHIFT). */
+function expandReached(table: RuleTable, plan: MatchPlan, node: u32): void {
+  expandNode(table, plan, node);
+  if (plan.pending > 0 && plan.pendingItems <= plan.itemCount >> FINISH_SHIFT) expandWholeTree(table, plan);
 }
 
 /** Expands every node not expanded yet: the plan as a batch that reached every node leaves it. */
@@ -592,6 +627,78 @@ const NO_EDGE: u32 = 0xffffffff;
   return <u32>load<u8>(plan.verdicts + min(rank, plan.rankCount));
 }
 
+// ---- Shortcuts ---------------------------------------------------------------------------------
+
+/**
+ * The walk's first steps depend only on the path's first SHORTCUT_KEY bytes, and most paths of a
+ * batch share their first eight bytes with many others (`/product`, `/categor`): where a walk
+ * would take a step past them, it files its state under them, and later paths that start with the
+ * same bytes resume there instead of taking the same steps again. A direct-mapped table: a slot
+ * holds one key, the last filed there.
+ */
+const SHORTCUT_KEY: usize = 8;
+/**
+ * At most as many shortcuts as rules: 2,048 hold the first eight bytes of 95% of the paths of the
+ * 512 KiB benchmark file (4,969 distinct among 200,000 paths); 4,096 gained nothing, 1,024 cost
+ * 1-2%.
+ */
+const MAX_SHORTCUTS: u32 = 2048;
+const MIN_SHORTCUTS: u32 = 64;
+/** Wildcard nodes a shortcut holds at most (the root's `/` and a section or two). */
+const SHORTCUT_VISITED: u32 = 3;
+const SHORTCUT_BYTES: usize = 32;
+const enum Shortcut {
+  KEY = 0,
+  /** The node where the walk resumes (not visited yet). */
+  NODE = 8,
+  /** The best rank among the nodes before it. */
+  BEST = 12,
+  /** Its depth (bits 0-7) and how many of the nodes before it hold wildcard rules (bits 8-15). */
+  META = 16,
+  /** Those nodes, as the visited list holds them (node | depth << 24), up to SHORTCUT_VISITED. */
+  VISITED = 20,
+}
+
+// @ts-ignore: decorator
+@inline function shortcutTableBytes(shift: u32): usize {
+  return (<usize>1 << <usize>(64 - shift)) * SHORTCUT_BYTES;
+}
+
+/** A table of empty shortcuts: each resumes at the root with nothing visited, as a walk starts. */
+function newShortcuts(shift: u32): usize {
+  const bytes = shortcutTableBytes(shift);
+  const table = heap.alloc(bytes);
+  memory.fill(table, 0, bytes);
+  for (let slot: usize = 0; slot < bytes; slot += SHORTCUT_BYTES) store<u32>(table + slot, NO_RANK, Shortcut.BEST);
+  return table;
+}
+
+// @ts-ignore: decorator
+@inline function shortcutSlot(table: usize, shift: u32, key: u64): usize {
+  return table + <usize>((key * 0x9e3779b97f4a7c15) >>> <u64>shift) * SHORTCUT_BYTES;
+}
+
+/**
+ * Files the walk's state at `node` (about to be visited, at `pos` <= SHORTCUT_KEY) under `key`:
+ * the best rank and the `count` wildcard nodes of the nodes before it. More than
+ * SHORTCUT_VISITED such nodes are not filed (the slot keeps what it has).
+ */
+function fileShortcut(slot: usize, key: u64, node: u32, pos: usize, best: u32, visitedAt: usize, count: u32): void {
+  if (count > SHORTCUT_VISITED) return;
+  for (let i: u32 = 0; i < count; i++) {
+    // Depths are at most SHORTCUT_KEY; a node id that would not fit below the depth is not filed.
+    if (load<u32>(visitedAt + (<usize>i << 3)) >= 1 << 24) return;
+  }
+  store<u64>(slot, key, Shortcut.KEY);
+  store<u32>(slot, node, Shortcut.NODE);
+  store<u32>(slot, best, Shortcut.BEST);
+  store<u32>(slot, <u32>pos | (count << 8), Shortcut.META);
+  for (let i: u32 = 0; i < count; i++) {
+    const pair = visitedAt + (<usize>i << 3);
+    store<u32>(slot + Shortcut.VISITED + (<usize>i << 2), load<u32>(pair) | (load<u32>(pair, 4) << 24));
+  }
+}
+
 /** The best (smallest) rank matching the path, or NO_RANK. */
 export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length: usize): u32 {
   const dfa = plan.dfa;
@@ -599,7 +706,6 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     const rank = dfaBestRank(changetype<Dfa>(dfa), path, length);
     if (rank != GAVE_UP) return rank;
   }
-  let best = NO_RANK;
   // The nodes of the walk that hold wildcard rules, with their depth (a walk visits at most one
   // node per path byte, plus the root).
   visited.length = 0;
@@ -607,6 +713,31 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
   let visitedCount: u32 = 0;
   let node: u32 = 0;
   let pos: usize = 0;
+  let best = NO_RANK;
+  // A path longer than a shortcut's key resumes where an earlier one with the same first bytes
+  // filed its walk, or files its own when it steps past them (fileAfter).
+  let slot: usize = 0;
+  let key: u64 = 0;
+  let fileAfter: usize = <usize>-1;
+  if (length > SHORTCUT_KEY) {
+    if (!plan.shortcuts) plan.shortcuts = newShortcuts(plan.shortcutShift);
+    key = load<u64>(path);
+    slot = shortcutSlot(plan.shortcuts, plan.shortcutShift, key);
+    if (load<u64>(slot, Shortcut.KEY) == key) {
+      node = load<u32>(slot, Shortcut.NODE);
+      best = load<u32>(slot, Shortcut.BEST);
+      const meta = load<u32>(slot, Shortcut.META);
+      pos = <usize>(meta & 0xff);
+      visitedCount = (meta >> 8) & 0xff;
+      for (let i: u32 = 0; i < visitedCount; i++) {
+        const pair = load<u32>(slot + Shortcut.VISITED + (<usize>i << 2));
+        store<u32>(visitedAt + (<usize>i << 3), pair & 0xffffff);
+        store<u32>(visitedAt + (<usize>i << 3), pair >>> 24, 4);
+      }
+    } else {
+      fileAfter = SHORTCUT_KEY;
+    }
+  }
   const pool = table.pool.data;
   const memoryEnd = <usize>memory.size() << 16;
   // The plan's arrays, in locals: the stores of the walk would make the compiler read them from
@@ -614,11 +745,11 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
   let nodes = plan.nodes.data;
   let edgeBytes = plan.edgeBytes.data;
   let wideEdges = plan.wideEdges.data;
-  // One node per turn; walkStep (four walks in step) takes the same steps.
+  // One node per turn.
   while (true) {
     let record = nodes + <usize>node * (NODE_FIELDS << 2);
     if (load<u32>(record, NodeField.LITERAL_BEST << 2) == UNEXPANDED) {
-      expandNode(table, plan, node);
+      expandReached(table, plan, node);
       nodes = plan.nodes.data;
       edgeBytes = plan.edgeBytes.data;
       wideEdges = plan.wideEdges.data;
@@ -640,9 +771,19 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     const child = edge + 1;
     const childRecord = nodes + <usize>child * (NODE_FIELDS << 2);
     const labelLength = <usize>load<u32>(childRecord, NodeField.LABEL_LENGTH << 2);
+    if (pos + labelLength > fileAfter) {
+      // The next step reads past the key: later paths with the key resume at this node.
+      fileShortcut(slot, key, node, pos, best, visitedAt, visitedCount - <u32>(load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0));
+      fileAfter = <usize>-1;
+    }
     if (length - pos < labelLength || !labelMatches(path + pos, pool + load<u32>(childRecord, NodeField.LABEL_START << 2), labelLength, memoryEnd)) break;
     pos += labelLength;
     node = child;
+  }
+  // A walk that ended within the key ends there for every path with the key.
+  if (fileAfter != <usize>-1) {
+    const record = nodes + <usize>node * (NODE_FIELDS << 2);
+    fileShortcut(slot, key, node, pos, best, visitedAt, visitedCount - <u32>(load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0));
   }
 
   return rankFromVisited(table, plan, path, length, best, visitedAt, visitedCount, memoryEnd);
@@ -670,89 +811,4 @@ function rankFromVisited(table: RuleTable, plan: MatchPlan, path: usize, length:
     best = bestCandidate(entries, entries + <usize>count * CANDIDATE_BYTES, path, length, best);
   }
   return best;
-}
-
-// ---- Four walks in step ------------------------------------------------------------------------
-
-/** Per lane of bestRanks4, while the walks are in step: best rank and visited count (u32 each). */
-const WALKS = memory.data(32, 16);
-/** walkStep's answer when the lane's walk has ended. */
-const WALK_ENDED: u64 = <u64>-1;
-
-/**
- * One node of lane `k`'s walk, as bestRank's loop takes it (the two must agree; bestRank keeps
- * its state in locals, which one walk alone runs faster with): from `at`, the node index and, in
- * the high half, the path position; returns the next, or WALK_ENDED. The lane's best rank and
- * visited count are in WALKS, its visited nodes from `visitedAt`.
- */
-// @ts-ignore: decorator
-@inline function walkStep(table: RuleTable, plan: MatchPlan, k: usize, at: u64, path: usize, length: usize, visitedAt: usize, memoryEnd: usize): u64 {
-  const state = WALKS + (k << 3);
-  const node = <u32>at;
-  const pos = <usize>(at >>> 32);
-  let record = plan.nodes.data + <usize>node * (NODE_FIELDS << 2);
-  if (load<u32>(record, NodeField.LITERAL_BEST << 2) == UNEXPANDED) {
-    expandNode(table, plan, node);
-    record = plan.nodes.data + <usize>node * (NODE_FIELDS << 2);
-  }
-  if (load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0) {
-    const count = load<u32>(state, 4);
-    store<u32>(visitedAt + (<usize>count << 3), node);
-    store<u32>(visitedAt + (<usize>count << 3), <u32>pos, 4);
-    store<u32>(state, count + 1, 4);
-  }
-  const literal = load<u32>(record, NodeField.LITERAL_BEST << 2);
-  if (literal != NO_RANK) store<u32>(state, min(load<u32>(state), literal));
-  if (pos == length) {
-    store<u32>(state, min(load<u32>(state), load<u32>(record, NodeField.EXACT_BEST << 2)));
-    return WALK_ENDED;
-  }
-  const edge = findEdge(plan.edgeBytes.data, plan.wideEdges.data, load<u32>(record, NodeField.EDGE_START << 2), load<u32>(record, NodeField.EDGE_COUNT << 2), <u32>load<u8>(path + pos));
-  if (edge == NO_EDGE) return WALK_ENDED;
-  const child = edge + 1;
-  const childRecord = plan.nodes.data + <usize>child * (NODE_FIELDS << 2);
-  const labelLength = <usize>load<u32>(childRecord, NodeField.LABEL_LENGTH << 2);
-  if (length - pos < labelLength || !labelMatches(path + pos, table.pool.data + load<u32>(childRecord, NodeField.LABEL_START << 2), labelLength, memoryEnd)) return WALK_ENDED;
-  return (<u64>(pos + labelLength) << 32) | <u64>child;
-}
-
-/**
- * bestRank for the four paths at `lanes` ((path, length) u32 pairs), ranks to `out`, for plans
- * without a DFA or a gram index: the four walks down the tree go in step, so that one's loads
- * wait while the others' run (10% faster on corpus-0271, 47,064 rules, and 3.5% on corpus-0269).
- * With a gram index most of the time goes after the walk, and walks in step cost 3-6% more there.
- */
-export function bestRanks4(table: RuleTable, plan: MatchPlan, lanes: usize, out: usize): void {
-  const p0 = <usize>load<u32>(lanes);
-  const l0 = <usize>load<u32>(lanes, 4);
-  const p1 = <usize>load<u32>(lanes, 8);
-  const l1 = <usize>load<u32>(lanes, 12);
-  const p2 = <usize>load<u32>(lanes, 16);
-  const l2 = <usize>load<u32>(lanes, 20);
-  const p3 = <usize>load<u32>(lanes, 24);
-  const l3 = <usize>load<u32>(lanes, 28);
-  // Each lane's visited nodes (at most one per path byte, plus the root) in a quarter of `visited`.
-  const stride = (max(max(l0, l1), max(l2, l3)) + 1) << 3;
-  visited.length = 0;
-  const v0 = visited.reserve(stride << 2);
-  const v1 = v0 + stride;
-  const v2 = v1 + stride;
-  const v3 = v2 + stride;
-  for (let k: usize = 0; k < 4; k++) {
-    store<u32>(WALKS + (k << 3), NO_RANK);
-    store<u32>(WALKS + (k << 3), 0, 4);
-  }
-  const memoryEnd = <usize>memory.size() << 16;
-  let w0: u64 = 0, w1: u64 = 0, w2: u64 = 0, w3: u64 = 0;
-  while ((w0 & w1 & w2 & w3) != WALK_ENDED) {
-    if (w0 != WALK_ENDED) w0 = walkStep(table, plan, 0, w0, p0, l0, v0, memoryEnd);
-    if (w1 != WALK_ENDED) w1 = walkStep(table, plan, 1, w1, p1, l1, v1, memoryEnd);
-    if (w2 != WALK_ENDED) w2 = walkStep(table, plan, 2, w2, p2, l2, v2, memoryEnd);
-    if (w3 != WALK_ENDED) w3 = walkStep(table, plan, 3, w3, p3, l3, v3, memoryEnd);
-  }
-  // The rest one path at a time.
-  store<u32>(out, rankFromVisited(table, plan, p0, l0, load<u32>(WALKS), v0, load<u32>(WALKS, 4), memoryEnd));
-  store<u32>(out, rankFromVisited(table, plan, p1, l1, load<u32>(WALKS, 8), v1, load<u32>(WALKS, 12), memoryEnd), 4);
-  store<u32>(out, rankFromVisited(table, plan, p2, l2, load<u32>(WALKS, 16), v2, load<u32>(WALKS, 20), memoryEnd), 8);
-  store<u32>(out, rankFromVisited(table, plan, p3, l3, load<u32>(WALKS, 24), v3, load<u32>(WALKS, 28), memoryEnd), 12);
 }

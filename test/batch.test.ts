@@ -94,3 +94,41 @@ describe.each(wasmImplementations)("$name decision order", (impl) => {
     robots.dispose();
   });
 });
+
+// The tree walk files its state after a path's first eight bytes, and later paths that start
+// with the same bytes resume there (plan.ts, shortcuts). Paths of one batch that share those
+// bytes but part before, at or after them must still get the reference's answers, the second
+// batch (every walk resumed) as the first; few rules keep the shortcut table small (64 slots),
+// so that the 300 distinct first eight bytes here also collide.
+describe.each(wasmImplementations)("$name walks that resume after a path's first eight bytes", (impl) => {
+  // Nodes at every depth around eight bytes; wildcard rules at more than three of them under `/a`
+  // (such walks are not filed); literal and `$` rules that end before, at and after the eighth
+  // byte, under `/lit/` with no wildcard rule on the way.
+  const body = [
+    "User-agent: *",
+    "Disallow: /a*x", "Allow: /ab*y", "Disallow: /abc*z", "Allow: /abcd*w", "Disallow: /abcde*v",
+    "Disallow: /abcdefg", "Allow: /abcdefgh", "Disallow: /abcdefghi", "Allow: /abcdefg$",
+    "Disallow: /shop/", "Allow: /shop/a", "Disallow: /shop/ab*q", "Allow: /shop/abc$", "Disallow: /shop/abcd",
+    "Disallow: /s", "Allow: /sh*p", "Disallow: /*.pdf$", "Allow: /shopping/*", "Disallow: /shopx",
+    "Disallow: /lit/abc", "Allow: /lit/abcd", "Disallow: /lit/abcde", "Allow: /lit/ab$",
+  ].join("\n");
+  const heads = ["/abcdefghij", "/abcdefgh", "/abcdefg", "/abcdexyz", "/shop/abcd", "/shop/abc", "/shop/a", "/shopping", "/shopxyzw", "/sxxxxxxx", "/lit/abcdef", "/lit/abcd", "/lit/abc", "/lit/abx", "/lit/ab"];
+  const tails = ["", "x", "y", "z", "w", "v", "q", ".pdf", "/p", "/a.pdf", "?y=1"];
+  const paths: string[] = [];
+  for (const head of heads) for (const tail of tails) paths.push(head + tail);
+  // Keys no rule shares: each takes a slot, so that the slots of the others are taken over.
+  for (let i = 0; i < 300; i++) paths.push(`/k${String(i).padStart(6, "0")}/shop/ab${tails[i % tails.length]}`);
+  const urls = paths.map((path) => `http://example.com${path}`);
+  const expected = reference.parse(body).classifyWithLines(urls, "bot");
+
+  it("answer as the reference, in one batch and again (strings and bytes)", () => {
+    const robots = impl.parse(body);
+    for (let round = 0; round < 2; round++) {
+      expect(robots.classifyWithLines(urls, "bot")).toEqual(expected);
+      expect(robots.classifyWithLines(encoder.encode(urls.join("\n")), "bot")).toEqual(expected);
+    }
+    // One at a time, in reverse order (other walks filed the shortcuts).
+    for (let i = urls.length - 1; i >= 0; i--) expect(robots.isAllowed(urls[i], "bot"), urls[i]).toBe(expected.allowed[i] === 1);
+    robots.dispose();
+  });
+});

@@ -19,6 +19,25 @@ function variedFile(i: number): string {
   return lines.join("\n");
 }
 
+const encoder = new TextEncoder();
+
+/**
+ * Through the raw exports (expandPlan, which builds the rest of a plan's tree at once, is not part
+ * of the API): an engine whose plans have no DFA, so that the tree decides every path, and a
+ * table of `body` selected for `bot` in it.
+ */
+function treeEngine() {
+  const engine = loadEngine(binary);
+  engine.exports.configureDfa(0, 0, 0);
+  const agents = encodeAgents("bot");
+  const compileForBot = (body: Uint8Array) => {
+    const table = engine.exports.compile(putBytes(engine, body), body.length, 0);
+    engine.exports.selectAgents(table, putBytes(engine, agents), agents.length);
+    return table;
+  };
+  return { engine, x: engine.exports, compileForBot };
+}
+
 describe("WASM memory", () => {
   it("stays flat over 20,000 parse/dispose cycles of varied files", () => {
     const engine = loadEngine(binary);
@@ -82,14 +101,9 @@ describe("WASM memory", () => {
   });
 
   it("grows a match plan's tree as paths reach it, and frees its build state once the tree is whole", () => {
-    // Raw exports: expandPlan (which builds the rest of the tree at once) is not part of the API.
-    const engine = loadEngine(binary);
-    engine.exports.configureDfa(0, 0, 0);
-    const x = engine.exports;
-    const encoder = new TextEncoder();
+    const { engine, x, compileForBot } = treeEngine();
     const put = (bytes: Uint8Array) => putBytes(engine, bytes);
     const body = encoder.encode(`User-agent: *\n${Array.from({ length: 3_000 }, (_, r) => `${r % 3 ? "Disallow" : "Allow"}: /d${r % 40}/${r}/page`).join("\n")}`);
-    const agents = encodeAgents("bot");
     const urls = encoder.encode(Array.from({ length: 600 }, (_, i) => `http://x.com/d${i % 40}/${i * 5}/page${i % 2 ? "" : "s"}`).join("\n"));
     const decide = (table: number) => {
       const verdicts = x.allocate(600);
@@ -98,8 +112,7 @@ describe("WASM memory", () => {
       return Array.from(new Uint32Array(engine.bytes.slice(details, details + 600 * 4).buffer));
     };
     const table = (expandFirst: boolean) => {
-      const handle = x.compile(put(body), body.length, 0);
-      x.selectAgents(handle, put(agents), agents.length);
+      const handle = compileForBot(body);
       if (expandFirst) x.expandPlan(handle);
       return handle;
     };
@@ -115,5 +128,30 @@ describe("WASM memory", () => {
     expect(x.expandPlan(lazy)).toBe(wholeBytes);
     x.freeTable(lazy);
     x.freeTable(whole);
+  });
+
+  it("builds the rest of a tree at once when the nodes no path reached hold few rules, freeing its build state", () => {
+    const { engine, x, compileForBot } = treeEngine();
+    const rules = 3_000;
+    const body = encoder.encode(`User-agent: *\n${Array.from({ length: rules }, (_, r) => `Disallow: /d${r % 40}/${r}/page`).join("\n")}`);
+    /** A table whose batch reaches the rules r < `reached` (each by its own path). */
+    const afterBatch = (reached: number) => {
+      const table = compileForBot(body);
+      const urls = encoder.encode(Array.from({ length: reached }, (_, r) => `http://x.com/d${r % 40}/${r}/page`).join("\n"));
+      const verdicts = x.allocate(reached);
+      x.matchBatch(table, putBytes(engine, urls), urls.length, 0, 0xffffffff, verdicts, 0, 0);
+      expect(Array.from(new Uint8Array(x.memory.buffer, verdicts, reached)).every((v) => v === 0)).toBe(true);
+      return table;
+    };
+    // Paths reached 95% of the rules: the other 5% were built with them, and nothing is left to build.
+    const most = afterBatch(rules * 0.95);
+    const mostBytes = x.tableBytes(most);
+    expect(x.expandPlan(most)).toBe(mostBytes);
+    // Half: the other half waits, with the build state that holds it.
+    const half = afterBatch(rules / 2);
+    const halfBytes = x.tableBytes(half);
+    expect(x.expandPlan(half)).toBeLessThan(halfBytes);
+    x.freeTable(most);
+    x.freeTable(half);
   });
 });
