@@ -13,7 +13,12 @@ let engine: Engine | undefined;
 let loading: Promise<void> | undefined;
 
 function embeddedBinary(): Uint8Array {
-  const text = atob(releaseWasmBase64);
+  return decodeBase64(releaseWasmBase64);
+}
+
+/** The bytes of base64 text (the embedded builds), in Node and in browsers. */
+export function decodeBase64(base64: string): Uint8Array {
+  const text = atob(base64);
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
   return bytes;
@@ -46,3 +51,4 @@ export function defaultEngine(): Engine {
   }
   return engine;
 }
+

@@ -1,10 +1,13 @@
 /**
  * Classification across cores: a pool of worker threads, each with its own WASM instance and its
  * own compiled copy of one robots.txt. A batch is cut at line boundaries into several parts per
- * worker, handed to whichever worker is free; byte batches are copied once into shared memory
- * that the pool reuses (allocating fresh buffers for tens of MB costs more than classifying
- * them), or read where they are when they already lie in a SharedArrayBuffer; string batches
- * are cloned, and results come back as transferred buffers, in input order.
+ * worker, handed to whichever worker is free. Each worker's engine lives in a shared memory
+ * (shared-engine.ts), so a part of a byte batch is written straight into a landing region the
+ * worker keeps for it, and decided there: one copy, as one thread makes. A part finds no landing
+ * the first time (or when it is larger than before, or another batch holds it): it goes through a
+ * shared buffer the pool reuses, and the worker makes a landing for the next. Bytes that already
+ * lie in a SharedArrayBuffer are read where they are. String batches are cloned, and results
+ * come back as transferred buffers, in input order.
  * Node only (worker_threads); for batch jobs, where one batch is millions of URLs.
  */
 import { availableParallelism } from "node:os";
@@ -31,32 +34,63 @@ export interface WorkerPoolOptions extends ParseOptions {
 
 /** Bytes [start, end) of a shared buffer: a part of a byte batch. */
 export type SharedPart = { shared: SharedArrayBuffer; start: number; end: number };
+/** Bytes [start, end) of the worker's own memory, where the pool wrote a part. */
+export type LandedPart = { landed: true; start: number; end: number };
+/** A region of a worker's memory that the pool writes parts into: one per part a worker has in flight. */
+export type Landing = { slot: number; pointer: number; capacity: number };
 
 /** Messages between the pool and a worker (see parallel-worker.ts). */
-export type WorkerRequest = { id: number; urls: SharedPart | readonly string[]; agents: readonly string[]; withLines: boolean };
+export type WorkerReady = { ready: true; memory: WebAssembly.Memory };
+export type WorkerRequest = {
+  id: number;
+  urls: SharedPart | LandedPart | readonly string[];
+  agents: readonly string[];
+  withLines: boolean;
+  /** After this part, make landing `slot` at least `bytes` long (the answer says where it is). */
+  reserve?: { slot: number; bytes: number };
+};
 export type WorkerResponse =
-  | { id: number; allowed: Uint8Array; lines?: Uint32Array }
+  | { id: number; allowed: Uint8Array; lines?: Uint32Array; landing?: Landing }
   | { id: number; error: { message: string; code?: string } };
 
 /** A part's answer: matching lines only when asked for (verdicts alone cost less to compute and move). */
-type PartResult = { allowed: Uint8Array; lines?: Uint32Array };
+type PartResult = { allowed: Uint8Array; lines?: Uint32Array; landing?: Landing };
 
 interface Pending {
   resolve(result: PartResult): void;
   reject(error: unknown): void;
 }
 
+/** A worker as the pool sees it: its memory and its landings as far as the pool knows them. */
+interface PoolWorker {
+  worker: Worker;
+  memory: WebAssembly.Memory;
+  /** Per slot (IN_FLIGHT_PER_WORKER): where parts land, and whether a part holds it now. */
+  landings: { pointer: number; capacity: number; busy: boolean }[];
+}
+
+/** A part ready to send, and what to do once its answer is in. */
+type OutgoingPart = { urls: SharedPart | LandedPart | readonly string[]; reserve?: { slot: number; bytes: number }; done?: (result: PartResult) => void };
+
+/**
+ * For tests, not part of the API: `pool[partCounts]()` tells how many byte parts were written
+ * straight into a worker's memory (`landed`) and how many went through a shared buffer (`copied`).
+ */
+export const partCounts = Symbol("partCounts");
+
 export class RobotsWorkerPool {
-  readonly #workers: Worker[];
+  readonly #workers: PoolWorker[];
   readonly #pending = new Map<number, Pending>();
   /** Shared buffers no batch is using. */
   #idle: SharedArrayBuffer[] = [];
   #nextId = 1;
   #closed = false;
+  #landed = 0;
+  #copied = 0;
 
-  private constructor(workers: Worker[]) {
+  private constructor(workers: PoolWorker[]) {
     this.#workers = workers;
-    for (const worker of workers) {
+    for (const { worker } of workers) {
       worker.on("message", (response: WorkerResponse) => this.#settle(response));
       worker.on("error", (error) => this.#failAll(error));
     }
@@ -71,16 +105,19 @@ export class RobotsWorkerPool {
     resolveParseOptions(parseOptions); // Bad options fail here, not in every worker.
     const script = new URL("./parallel-worker.js", import.meta.url);
     const workers = Array.from({ length: count }, () => new Worker(script, { workerData: { body, options: parseOptions } }));
-    await Promise.all(
+    const ready = await Promise.all(
       workers.map(
         (worker) =>
-          new Promise<void>((resolve, reject) => {
-            worker.once("message", () => resolve());
+          new Promise<PoolWorker>((resolve, reject) => {
+            worker.once("message", ({ memory }: WorkerReady) => {
+              const landings = Array.from({ length: IN_FLIGHT_PER_WORKER }, () => ({ pointer: 0, capacity: 0, busy: false }));
+              resolve({ worker, memory, landings });
+            });
             worker.once("error", reject);
           }),
       ),
     );
-    return new RobotsWorkerPool(workers);
+    return new RobotsWorkerPool(ready);
   }
 
   get size(): number {
@@ -103,10 +140,10 @@ export class RobotsWorkerPool {
     const agents = agentList(agent);
     const workers = this.#workers;
     const partCount = workers.length * PARTS_PER_WORKER;
-    // Part i, ready to send: byte parts are copied into the shared buffer only now, so workers
-    // start on the first parts while this thread copies the later ones.
+    // Part i for a worker's slot, made only when it is sent: workers start on the first parts
+    // while this thread writes the later ones.
     let parts: number;
-    let part: (i: number) => SharedPart | readonly string[];
+    let part: (i: number, to: PoolWorker, slot: number) => OutgoingPart;
     let release = () => {};
     if (urls instanceof Uint8Array) {
       const bounds = lineBoundaries(urls, partCount);
@@ -115,40 +152,77 @@ export class RobotsWorkerPool {
         // Already shared (a batch job can read its input into a SharedArrayBuffer): the workers
         // read the caller's bytes where they are, and this thread copies nothing.
         const shared = urls.buffer;
-        part = (i) => ({ shared, start: urls.byteOffset + bounds[i], end: urls.byteOffset + bounds[i + 1] });
+        part = (i) => ({ urls: { shared, start: urls.byteOffset + bounds[i], end: urls.byteOffset + bounds[i + 1] } });
       } else {
-        const shared = this.#acquire(urls.length + ALIGNMENT_SLACK);
-        // The batch lies at its own alignment in the shared buffer (alignment.ts), and so does each part.
-        const view = new Uint8Array(shared, alignmentOf(urls), urls.length);
-        part = (i) => {
-          view.set(urls.subarray(bounds[i], bounds[i + 1]), bounds[i]);
-          return { shared, start: view.byteOffset + bounds[i], end: view.byteOffset + bounds[i + 1] };
+        let shared: SharedArrayBuffer | undefined;
+        let view: Uint8Array | undefined;
+        // A landing made for this batch holds any of its parts, and similar ones of later batches.
+        let largest = 0;
+        for (let i = 0; i < parts; i++) largest = Math.max(largest, bounds[i + 1] - bounds[i]);
+        const landingBytes = largest + (largest >> 3) + ALIGNMENT_SLACK;
+        part = (i, to, slot) => {
+          const bytes = urls.subarray(bounds[i], bounds[i + 1]);
+          const needed = bytes.length + ALIGNMENT_SLACK;
+          const landing = to.landings[slot];
+          if (!landing.busy && landing.capacity >= needed) {
+            // Written into the worker's memory at the part's own alignment (alignment.ts).
+            const start = landing.pointer + alignmentOf(bytes);
+            new Uint8Array(to.memory.buffer, start, bytes.length).set(bytes);
+            landing.busy = true;
+            this.#landed++;
+            return { urls: { landed: true, start, end: start + bytes.length }, done: () => (landing.busy = false) };
+          }
+          if (shared === undefined) {
+            shared = this.#acquire(urls.length + ALIGNMENT_SLACK);
+            // The batch lies at its own alignment in the shared buffer, and so does each part.
+            view = new Uint8Array(shared, alignmentOf(urls), urls.length);
+            const taken = shared;
+            release = () => this.#release(taken);
+          }
+          view!.set(bytes, bounds[i]);
+          this.#copied++;
+          const through = { shared, start: view!.byteOffset + bounds[i], end: view!.byteOffset + bounds[i + 1] };
+          // Another batch's part holds the landing: it stays as it is.
+          if (landing.busy) return { urls: through };
+          // The worker makes the landing large enough for this part once it is done; the landing
+          // is held until then, so that no part is written where the worker frees memory.
+          landing.busy = true;
+          return {
+            urls: through,
+            reserve: { slot, bytes: landingBytes },
+            done: (result) => {
+              if (result.landing) Object.assign(landing, { pointer: result.landing.pointer, capacity: result.landing.capacity });
+              landing.busy = false;
+            },
+          };
         };
-        release = () => this.#release(shared);
       }
     } else {
       const slices = splitArray(urls, partCount);
       parts = slices.length;
-      part = (i) => slices[i];
+      part = (i) => ({ urls: slices[i] });
     }
-    // Each worker takes the next part whenever one of its slots is free.
+    // Each worker slot takes the next part whenever it is free.
     const results: PartResult[] = new Array(parts);
     let next = 0;
     let failed = false;
-    const feed = async (worker: Worker) => {
+    const feed = async (to: PoolWorker, slot: number) => {
       while (next < parts && !failed) {
         const i = next++;
+        const outgoing = part(i, to, slot);
         try {
-          results[i] = await this.#send(worker, part(i), agents, withLines);
+          results[i] = await this.#send(to.worker, outgoing, agents, withLines);
         } catch (error) {
+          // The part's landing stays held: the worker may not have made it.
           failed = true;
           throw error;
         }
+        outgoing.done?.(results[i]);
       }
     };
-    const feeders = workers.flatMap((worker) => Array.from({ length: IN_FLIGHT_PER_WORKER }, () => feed(worker)));
+    const feeders = workers.flatMap((to) => Array.from({ length: IN_FLIGHT_PER_WORKER }, (_, slot) => feed(to, slot)));
     // A shared buffer goes back once every part has finished (after a failure, others still read it).
-    void Promise.allSettled(feeders).then(release);
+    void Promise.allSettled(feeders).then(() => release());
     await Promise.all(feeders);
     if (results.length === 1) return results[0];
     const total = results.reduce((sum, result) => sum + result.allowed.length, 0);
@@ -161,6 +235,10 @@ export class RobotsWorkerPool {
       at += result.allowed.length;
     }
     return { allowed, lines };
+  }
+
+  [partCounts](): { landed: number; copied: number } {
+    return { landed: this.#landed, copied: this.#copied };
   }
 
   /** A shared buffer of at least `size` bytes: an idle one that fits, or a new one. */
@@ -183,15 +261,15 @@ export class RobotsWorkerPool {
     if (this.#closed) return;
     this.#closed = true;
     this.#idle = [];
-    await Promise.all(this.#workers.map((worker) => worker.terminate()));
+    await Promise.all(this.#workers.map(({ worker }) => worker.terminate()));
     this.#failAll(new RobotsError("ROBOTS_ERR_DISPOSED", "this worker pool was closed"));
   }
 
-  #send(worker: Worker, part: SharedPart | readonly string[], agents: readonly string[], withLines: boolean): Promise<PartResult> {
+  #send(worker: Worker, part: OutgoingPart, agents: readonly string[], withLines: boolean): Promise<PartResult> {
     const id = this.#nextId++;
     return new Promise<PartResult>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      const request: WorkerRequest = { id, urls: part, agents, withLines };
+      const request: WorkerRequest = { id, urls: part.urls, agents, withLines, reserve: part.reserve };
       // A shared buffer is shared, not copied; string arrays are cloned.
       worker.postMessage(request);
     });
@@ -204,7 +282,7 @@ export class RobotsWorkerPool {
     if ("error" in response) {
       pending.reject(new RobotsError("ROBOTS_ERR_WASM", `worker failed: ${response.error.message}`));
     } else {
-      pending.resolve({ allowed: response.allowed, lines: response.lines });
+      pending.resolve({ allowed: response.allowed, lines: response.lines, landing: response.landing });
     }
   }
 

@@ -46,10 +46,18 @@ const leakedTables = new FinalizationRegistry<{ engine: Engine; handle: number }
   engine.exports.freeTable(handle);
 });
 
-interface RawBatch {
+/** A batch's verdicts and, when asked for, a u32 per URL (matching lines or rules). */
+export interface RawBatch {
   allowed: Uint8Array;
   details: Uint32Array | undefined;
 }
+
+/**
+ * For the worker pool (parallel-worker.ts), not part of the API: `robots[classifyInMemory](pointer,
+ * length, agents, withLines)` classifies a newline batch that already lies in the engine's own
+ * memory, where the pool wrote it, without copying it.
+ */
+export const classifyInMemory = Symbol("classifyInMemory");
 
 /** Parses a robots.txt with a given engine instance (tests use it to run the debug build). */
 export function parseWith(engine: Engine, body: string | Uint8Array, options?: ParseOptions): Robots {
@@ -352,17 +360,30 @@ export class Robots implements RobotsTxt {
       const chunk = urls.subarray(start, end);
       const pointer = engine.scratch("urls", chunk.length + ALIGNMENT_SLACK) + alignmentOf(chunk);
       engine.bytes.set(chunk, pointer);
-      // Plain verdicts need no line count up front (the engine stops at the end); details are a u32
-      // per URL, so their scratch is sized by an exact count (no entry after a final LF).
-      let count = ALL_LINES;
-      if (chunk.length === 0) count = 0;
-      else if (mode !== 0) count = engine.call(() => engine.exports.countNewlines(pointer, chunk.length)) + (chunk[chunk.length - 1] === 0x0a ? 0 : 1);
-      const result = this.#match(pointer, chunk.length, 0, count, mode | MatchMode.stripCarriageReturn);
+      const result = this.#matchLines(pointer, chunk.length, mode);
       chunks.push(result);
       total += result.allowed.length;
       start = end;
     }
     return concatBatches(chunks, total, mode !== 0);
+  }
+
+  /** Decides the newline batch of `length` bytes at `pointer` in the engine's memory. */
+  #matchLines(pointer: number, length: number, mode: number): RawBatch {
+    // Plain verdicts need no line count up front (the engine stops at the end); details are a u32
+    // per URL, so their scratch is sized by an exact count (no entry after a final LF).
+    let count = ALL_LINES;
+    if (length === 0) count = 0;
+    else if (mode !== 0) {
+      const engine = this.#engine;
+      count = engine.call(() => engine.exports.countNewlines(pointer, length)) + (engine.bytes[pointer + length - 1] === 0x0a ? 0 : 1);
+    }
+    return this.#match(pointer, length, 0, count, mode | MatchMode.stripCarriageReturn);
+  }
+
+  [classifyInMemory](pointer: number, length: number, agents: readonly string[], withLines: boolean): RawBatch {
+    this.#scope(agents);
+    return this.#matchLines(pointer, length, withLines ? MatchMode.lines : 0);
   }
 
   /** A string batch: each chunk joined by LF and encoded in one pass (offsets only when a URL holds an LF). */

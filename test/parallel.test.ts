@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { initSync, Robots } from "../dist/index.js";
-import { RobotsWorkerPool, splitAtLines } from "../dist/parallel.js";
+import { partCounts, RobotsWorkerPool, splitAtLines } from "../dist/parallel.js";
 
 const root = new URL("../", import.meta.url);
 const body = readFileSync(new URL("examples/robots.txt", root));
@@ -39,6 +39,31 @@ describe("RobotsWorkerPool", () => {
     expect(urlBytes.byteLength).toBeGreaterThan(0);
     expect(await pool.classify([], "Googlebot")).toEqual(new Uint8Array(0));
     expect(await pool.classify(new Uint8Array(0), "Googlebot")).toEqual(new Uint8Array(0));
+  });
+
+  it("writes byte parts straight into the workers' memory once they have made room, and makes more for larger parts", async () => {
+    const pool = await RobotsWorkerPool.create(body, { workers: 2 });
+    pools.push(pool);
+    const parts = () => pool[partCounts]();
+    const twice = new TextEncoder().encode(`${urls.join("\n")}\n${urls.slice().reverse().join("\n")}`);
+    const check = async (batch: Uint8Array) => expect(await pool.classifyWithLines(batch, "Googlebot")).toEqual(single.classifyWithLines(batch, "Googlebot"));
+    // The first part each worker slot (two per worker) takes finds no landing and goes through a
+    // shared buffer; the worker then makes one, where the later parts land.
+    await check(urlBytes);
+    const first = parts();
+    expect(first.copied).toBe(4);
+    expect(first.landed).toBeGreaterThan(0);
+    const perBatch = first.copied + first.landed;
+    // The same again: every part lands.
+    await check(urlBytes);
+    expect(parts()).toEqual({ landed: first.landed + perBatch, copied: 4 });
+    // Parts twice as large: each slot's first goes through a buffer while its landing grows, the
+    // rest land; then all of them, and smaller ones too.
+    await check(twice);
+    expect(parts().copied).toBe(8);
+    await check(twice);
+    await check(urlBytes.subarray(0, urlBytes.length >> 1));
+    expect(parts().copied).toBe(8);
   });
 
   it("keeps concurrent byte batches apart, and reuses its shared buffers without reading stale bytes", async () => {
