@@ -699,6 +699,12 @@ function fileShortcut(slot: usize, key: u64, node: u32, pos: usize, best: u32, v
   }
 }
 
+/** 1 if the node of `record` holds wildcard rules, so that a walk keeps it in its visited list. */
+// @ts-ignore: decorator
+@inline function keptInVisited(record: usize): u32 {
+  return <u32>(load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0);
+}
+
 /** The best (smallest) rank matching the path, or NO_RANK. */
 export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length: usize): u32 {
   const dfa = plan.dfa;
@@ -759,7 +765,7 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     // the CPU to mispredict at each node.
     store<u32>(visitedAt + (<usize>visitedCount << 3), node);
     store<u32>(visitedAt + (<usize>visitedCount << 3), <u32>pos, 4);
-    visitedCount += <u32>(load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0);
+    visitedCount += keptInVisited(record);
     best = min(best, load<u32>(record, NodeField.LITERAL_BEST << 2));
     if (pos == length) {
       best = min(best, load<u32>(record, NodeField.EXACT_BEST << 2));
@@ -773,17 +779,18 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     const labelLength = <usize>load<u32>(childRecord, NodeField.LABEL_LENGTH << 2);
     if (pos + labelLength > fileAfter) {
       // The next step reads past the key: later paths with the key resume at this node.
-      fileShortcut(slot, key, node, pos, best, visitedAt, visitedCount - <u32>(load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0));
+      fileShortcut(slot, key, node, pos, best, visitedAt, visitedCount - keptInVisited(record));
       fileAfter = <usize>-1;
     }
     if (length - pos < labelLength || !labelMatches(path + pos, pool + load<u32>(childRecord, NodeField.LABEL_START << 2), labelLength, memoryEnd)) break;
     pos += labelLength;
     node = child;
   }
-  // A walk that ended within the key ends there for every path with the key.
+  // A walk that ended before stepping past the key files where it ended: later paths with the key
+  // resume there and try the step that ended it with their own bytes.
   if (fileAfter != <usize>-1) {
     const record = nodes + <usize>node * (NODE_FIELDS << 2);
-    fileShortcut(slot, key, node, pos, best, visitedAt, visitedCount - <u32>(load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0));
+    fileShortcut(slot, key, node, pos, best, visitedAt, visitedCount - keptInVisited(record));
   }
 
   return rankFromVisited(table, plan, path, length, best, visitedAt, visitedCount, memoryEnd);
