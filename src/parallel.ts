@@ -154,47 +154,10 @@ export class RobotsWorkerPool {
         const shared = urls.buffer;
         part = (i) => ({ urls: { shared, start: urls.byteOffset + bounds[i], end: urls.byteOffset + bounds[i + 1] } });
       } else {
-        let shared: SharedArrayBuffer | undefined;
-        let view: Uint8Array | undefined;
-        // A landing made for this batch holds any of its parts, and similar ones of later batches.
-        let largest = 0;
-        for (let i = 0; i < parts; i++) largest = Math.max(largest, bounds[i + 1] - bounds[i]);
-        const landingBytes = largest + (largest >> 3) + ALIGNMENT_SLACK;
-        part = (i, to, slot) => {
-          const bytes = urls.subarray(bounds[i], bounds[i + 1]);
-          const needed = bytes.length + ALIGNMENT_SLACK;
-          const landing = to.landings[slot];
-          if (!landing.busy && landing.capacity >= needed) {
-            // Written into the worker's memory at the part's own alignment (alignment.ts).
-            const start = landing.pointer + alignmentOf(bytes);
-            new Uint8Array(to.memory.buffer, start, bytes.length).set(bytes);
-            landing.busy = true;
-            this.#landed++;
-            return { urls: { landed: true, start, end: start + bytes.length }, done: () => (landing.busy = false) };
-          }
-          if (shared === undefined) {
-            shared = this.#acquire(urls.length + ALIGNMENT_SLACK);
-            // The batch lies at its own alignment in the shared buffer, and so does each part.
-            view = new Uint8Array(shared, alignmentOf(urls), urls.length);
-            const taken = shared;
-            release = () => this.#release(taken);
-          }
-          view!.set(bytes, bounds[i]);
-          this.#copied++;
-          const through = { shared, start: view!.byteOffset + bounds[i], end: view!.byteOffset + bounds[i + 1] };
-          // Another batch's part holds the landing: it stays as it is.
-          if (landing.busy) return { urls: through };
-          // The worker makes the landing large enough for this part once it is done; the landing
-          // is held until then, so that no part is written where the worker frees memory.
-          landing.busy = true;
-          return {
-            urls: through,
-            reserve: { slot, bytes: landingBytes },
-            done: (result) => {
-              if (result.landing) Object.assign(landing, { pointer: result.landing.pointer, capacity: result.landing.capacity });
-              landing.busy = false;
-            },
-          };
+        const batch = plainBatch(urls, bounds);
+        part = (i, to, slot) => this.#plainPart(batch, i, to, slot);
+        release = () => {
+          if (batch.shared !== undefined) this.#release(batch.shared);
         };
       }
     } else {
@@ -235,6 +198,47 @@ export class RobotsWorkerPool {
       at += result.allowed.length;
     }
     return { allowed, lines };
+  }
+
+  /** Part i of a plain byte batch for a worker's slot: written into the slot's landing if it can be. */
+  #plainPart(batch: PlainBatch, i: number, to: PoolWorker, slot: number): OutgoingPart {
+    const bytes = batch.bytes.subarray(batch.bounds[i], batch.bounds[i + 1]);
+    const landing = to.landings[slot];
+    if (!landing.busy && landing.capacity >= bytes.length + ALIGNMENT_SLACK) {
+      // Written into the worker's memory at the part's own alignment (alignment.ts).
+      const start = landing.pointer + alignmentOf(bytes);
+      new Uint8Array(to.memory.buffer, start, bytes.length).set(bytes);
+      landing.busy = true;
+      this.#landed++;
+      return { urls: { landed: true, start, end: start + bytes.length }, done: () => (landing.busy = false) };
+    }
+    const through = this.#throughSharedBuffer(batch, i);
+    // Another batch's part holds the landing: it stays as it is.
+    if (landing.busy) return { urls: through };
+    // The worker makes the landing large enough for this batch's parts once this one is done; the
+    // landing is held until then, so that no part is written where the worker frees memory.
+    landing.busy = true;
+    return {
+      urls: through,
+      reserve: { slot, bytes: batch.landingBytes },
+      done: (result) => {
+        if (result.landing) Object.assign(landing, { pointer: result.landing.pointer, capacity: result.landing.capacity });
+        landing.busy = false;
+      },
+    };
+  }
+
+  /** Copies part i into the batch's shared buffer (taken when a part first needs it). */
+  #throughSharedBuffer(batch: PlainBatch, i: number): SharedPart {
+    if (batch.shared === undefined) {
+      batch.shared = this.#acquire(batch.bytes.length + ALIGNMENT_SLACK);
+      // The batch lies at its own alignment in the shared buffer, and so does each part.
+      batch.view = new Uint8Array(batch.shared, alignmentOf(batch.bytes), batch.bytes.length);
+    }
+    const { bounds, view } = batch;
+    view!.set(batch.bytes.subarray(bounds[i], bounds[i + 1]), bounds[i]);
+    this.#copied++;
+    return { shared: batch.shared, start: view!.byteOffset + bounds[i], end: view!.byteOffset + bounds[i + 1] };
   }
 
   [partCounts](): { landed: number; copied: number } {
@@ -290,6 +294,23 @@ export class RobotsWorkerPool {
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
   }
+}
+
+/** A plain (not shared) byte batch the pool is sending: its cuts and the landing its parts need. */
+interface PlainBatch {
+  bytes: Uint8Array;
+  bounds: number[];
+  /** Any of its parts, and similar ones of later batches: the largest plus an eighth. */
+  landingBytes: number;
+  /** The shared buffer that parts which find no landing go through, and the batch's place in it. */
+  shared?: SharedArrayBuffer;
+  view?: Uint8Array;
+}
+
+function plainBatch(bytes: Uint8Array, bounds: number[]): PlainBatch {
+  let largest = 0;
+  for (let i = 0; i + 1 < bounds.length; i++) largest = Math.max(largest, bounds[i + 1] - bounds[i]);
+  return { bytes, bounds, landingBytes: largest + (largest >> 3) + ALIGNMENT_SLACK };
 }
 
 /**
