@@ -45,5 +45,5 @@ function partBytes(part: SharedPart): Uint8Array {
 
 /** Landing `slot`, at least `bytes` long: a scratch region of this engine, which moves when it grows. */
 function reserveLanding(slot: number, bytes: number): Landing {
-  return { slot, pointer: engine.scratch(`landing ${slot}`, bytes), capacity: bytes };
+  return { pointer: engine.scratch(`landing ${slot}`, bytes), capacity: bytes };
 }

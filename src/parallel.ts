@@ -37,7 +37,7 @@ export type SharedPart = { shared: SharedArrayBuffer; start: number; end: number
 /** Bytes [start, end) of the worker's own memory, where the pool wrote a part. */
 export type LandedPart = { landed: true; start: number; end: number };
 /** A region of a worker's memory that the pool writes parts into: one per part a worker has in flight. */
-export type Landing = { slot: number; pointer: number; capacity: number };
+export type Landing = { pointer: number; capacity: number };
 
 /** Messages between the pool and a worker (see parallel-worker.ts). */
 export type WorkerReady = { ready: true; memory: WebAssembly.Memory };
@@ -66,7 +66,7 @@ interface PoolWorker {
   worker: Worker;
   memory: WebAssembly.Memory;
   /** Per slot (IN_FLIGHT_PER_WORKER): where parts land, and whether a part holds it now. */
-  landings: { pointer: number; capacity: number; busy: boolean }[];
+  landings: (Landing & { busy: boolean })[];
 }
 
 /** A part ready to send, and what to do once its answer is in. */
@@ -222,7 +222,7 @@ export class RobotsWorkerPool {
       urls: through,
       reserve: { slot, bytes: batch.landingBytes },
       done: (result) => {
-        if (result.landing) Object.assign(landing, { pointer: result.landing.pointer, capacity: result.landing.capacity });
+        if (result.landing) Object.assign(landing, result.landing);
         landing.busy = false;
       },
     };
