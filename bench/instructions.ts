@@ -24,7 +24,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { formatInteger, textTable } from "./measure.js";
 import { AGENT, corpusWorkload, GENERATED, generatedWorkload, type Workload } from "./workloads.js";
 
@@ -39,8 +39,8 @@ const work = `${root}bench/.work/instructions/`;
 const CHILD = `
 import { readFileSync } from "node:fs";
 const [wasm, body, urls, passes, agent] = process.argv.slice(1);
-const { loadEngine } = await import(${JSON.stringify(`${root}dist/wasm.js`)});
-const { parseWith } = await import(${JSON.stringify(`${root}dist/robots.js`)});
+const { loadEngine } = await import(${JSON.stringify(pathToFileURL(`${root}dist/wasm.js`).href)});
+const { parseWith } = await import(${JSON.stringify(pathToFileURL(`${root}dist/robots.js`).href)});
 const robots = parseWith(loadEngine(readFileSync(wasm)), readFileSync(body), { profile: "google", maxBytes: Infinity });
 const bytes = readFileSync(urls);
 for (let pass = 0; pass <= Number(passes); pass++) robots.classify(bytes, agent);
