@@ -1,6 +1,6 @@
 /**
  * Instructions per URL, by WASM function: a measure that does not move with the machine's load.
- * This VM's speed drifts by a third between runs and by several percent within one, so a timed
+ * This VM's speed drifts by a third or more between runs and by several percent within one, so a timed
  * A/B run needs many alternating rounds to see a 3% change; the instruction count of the WASM
  * functions is the same on every run (within 1%). The row for JavaScript, V8 and Node is not: a
  * garbage collection falls in one run or the other, so it moves by tens of instructions per URL
