@@ -4,12 +4,12 @@
  * (process.resourceUsage().maxRSS, written at exit by a preloaded module) is compared with the
  * input size and with a run on a tenth of the input.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bin, root } from "./support/cli.js";
+import { bin, root, shellQuote } from "./support/cli.js";
 
 const work = mkdtempSync(join(tmpdir(), "robots-stream-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -82,5 +82,19 @@ describe("robots check streaming standard input", () => {
     // Ten times the input: the peak grows by far less than the extra input (the heap settles
     // at a few MB more on a longer run; 3,000,000 URLs peak where 1,000,000 do).
     expect(large.peakRss - small.peakRss).toBeLessThan((large.inputBytes - small.inputBytes) / 4);
+  });
+});
+
+describe("robots check in a pipeline whose reader stops early", () => {
+  it("stops quietly with status 0 when its output pipe closes (| head)", () => {
+    const urls = join(work, "many-urls.txt");
+    let text = "";
+    for (let i = 0; i < 200_000; i++) text += url(i);
+    writeFileSync(urls, text);
+    const command = `set -o pipefail; ${shellQuote(process.execPath)} ${shellQuote(bin)} check --robots ${shellQuote(ROBOTS)} --agent x ${shellQuote(urls)} | head -n 3`;
+    const result = spawnSync("bash", ["-c", command], { encoding: "utf8" });
+    expect(result.stdout.split("\n").filter(Boolean)).toHaveLength(3);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
   });
 });

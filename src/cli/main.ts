@@ -85,6 +85,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`robots check ... | head`) closes the pipe: the command stops quietly
+// with status 0, as Unix filters do, instead of dying of an unhandled EPIPE error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") process.stderr.write(`robots: cannot write the output: ${error.message}\n`);
+  process.exit(error.code === "EPIPE" ? 0 : 1);
+});
+
 const debug = process.argv.includes("--debug");
 main(process.argv.slice(2).filter((arg) => arg !== "--debug")).then(
   (code) => {
