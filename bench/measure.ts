@@ -258,14 +258,14 @@ function summarise(samples: number[]): Timing {
   return { median, rme: n > 1 ? (100 * 1.96 * Math.sqrt(variance / n)) / mean : 0, samples: n };
 }
 
-interface TaskSpec {
+export interface TaskSpec {
   name: string;
   fn: () => unknown;
   options?: FnOptions;
 }
 
 /** Runs the tasks in `settings.rounds` rounds with tinybench and pools each task's samples. */
-async function runRounds(name: string, specs: readonly TaskSpec[], settings: Settings): Promise<Map<string, Timing>> {
+export async function runRounds(name: string, specs: readonly TaskSpec[], settings: Settings): Promise<Map<string, Timing>> {
   const pooled = new Map<string, number[]>(specs.map((spec) => [spec.name, []]));
   const rounds = Math.max(1, settings.rounds);
   for (let round = 0; round < rounds; round++) {
