@@ -264,8 +264,11 @@ export interface TaskSpec {
   options?: FnOptions;
 }
 
+/** What runRounds needs of the settings. */
+export type RoundSettings = Pick<Settings, "timeMs" | "iterations" | "warmupIterations" | "rounds">;
+
 /** Runs the tasks in `settings.rounds` rounds with tinybench and pools each task's samples. */
-export async function runRounds(name: string, specs: readonly TaskSpec[], settings: Settings): Promise<Map<string, Timing>> {
+export async function runRounds(name: string, specs: readonly TaskSpec[], settings: RoundSettings): Promise<Map<string, Timing>> {
   const pooled = new Map<string, number[]>(specs.map((spec) => [spec.name, []]));
   const rounds = Math.max(1, settings.rounds);
   for (let round = 0; round < rounds; round++) {

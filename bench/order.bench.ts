@@ -13,19 +13,12 @@
  * Prints ns per URL for both orders and their ratio; writes nothing.
  */
 import { init, Robots } from "../src/index.js";
-import { formatInteger, formatNumber, PARSE_OPTIONS, runRounds, type Settings, textTable } from "./measure.js";
+import { formatInteger, formatNumber, PARSE_OPTIONS, type RoundSettings, runRounds, textTable } from "./measure.js";
 import { AGENT, GENERATED, generatedWorkload, urlBytes } from "./workloads.js";
 
 const URL_COUNT = Number(process.env.BENCH_URLS ?? 400_000);
 const ONLY = (process.env.BENCH_ONLY ?? "2k,50k,512k").split(",").map((name) => name.trim()).filter(Boolean);
-const SETTINGS: Settings = {
-  timeMs: Number(process.env.BENCH_TIME_MS ?? 2000),
-  iterations: 15,
-  warmupIterations: 2,
-  rounds: 5,
-  subsetPassMs: 0,
-  subsetMinUrls: 0,
-};
+const SETTINGS: RoundSettings = { timeMs: Number(process.env.BENCH_TIME_MS ?? 2000), iterations: 15, warmupIterations: 2, rounds: 5 };
 
 await init();
 const rows: string[][] = [["workload", "URLs", "generated order (ns/URL)", "sorted (ns/URL)", "sorted is faster by"]];
