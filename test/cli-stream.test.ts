@@ -2,7 +2,8 @@
  * `robots check` as a Unix filter: 1,000,000 generated URLs streamed through standard input
  * while the output is read, in memory that does not grow with the input. The child's peak RSS
  * (process.resourceUsage().maxRSS, written at exit by a preloaded module) is compared with the
- * input size and with a run on a tenth of the input.
+ * input size and with a run on a tenth of the input. And as a filter whose reader stops early
+ * (`| head`): it stops quietly when its output pipe closes.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
