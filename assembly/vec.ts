@@ -25,6 +25,19 @@ export class Vec {
     return this.data + this.length;
   }
 
+  /**
+   * Makes room for exactly `extra` more bytes (no doubling) and returns the address where they go:
+   * for arrays that grow a few times by large steps and should not hold twice what they use.
+   */
+  reserveExact(extra: usize): usize {
+    const needed = this.length + extra;
+    if (needed > this.capacity) {
+      this.data = heap.realloc(this.data, needed);
+      this.capacity = needed;
+    }
+    return this.data + this.length;
+  }
+
   /** Doubles the capacity, or more if `needed` is more. */
   grow(needed: usize): void {
     let cap = this.capacity << 1;

@@ -121,6 +121,14 @@ export interface CompileResult {
 export interface MemoryResult {
   /** `robots.tableBytes` after one classify (the compiled table and its match plan). */
   tableBytes: number;
+  /**
+   * The largest `robots.tableBytes` while the workload's URLs are classified after that, read after
+   * each sixteenth of them: the plan's tree grows as paths reach it, and gives back its build state
+   * once every node is built.
+   */
+  peakTableBytes: number;
+  /** `robots.tableBytes` once all of the workload's URLs are classified. */
+  batchTableBytes: number;
   /** A fresh instance's memory before parsing anything. */
   wasmMemoryInitialBytes: number;
   /** The same instance after parsing this file and one classify (includes the body copied in). */
@@ -199,13 +207,26 @@ export function freshEngine(): Engine {
   return loadEngine(module);
 }
 
-/** WASM memory of a fresh instance holding only this file's compiled table. */
+/** How many slices measureMemory classifies the workload's URLs in, reading the table's size after each. */
+const MEMORY_SLICES = 16;
+
+/** WASM memory of a fresh instance holding only this file's compiled table, and the table's size as a batch grows it. */
 export function measureMemory(workload: Workload): MemoryResult {
   const engine = freshEngine();
   const wasmMemoryInitialBytes = engine.exports.memory.buffer.byteLength;
   const robots = parseWith(engine, workload.body, PARSE_OPTIONS);
-  robots.classify(workload.urls.slice(0, 1), AGENT);
-  const result = { tableBytes: robots.tableBytes, wasmMemoryInitialBytes, wasmMemoryBytes: engine.exports.memory.buffer.byteLength };
+  const { urls } = workload;
+  robots.classify(urls.slice(0, 1), AGENT);
+  const tableBytes = robots.tableBytes;
+  // Before the batch: its URLs are copied into the same memory.
+  const wasmMemoryBytes = engine.exports.memory.buffer.byteLength;
+  let peakTableBytes = tableBytes;
+  const slice = Math.max(1, Math.ceil(urls.length / MEMORY_SLICES));
+  for (let start = 0; start < urls.length; start += slice) {
+    robots.classify(urls.slice(start, start + slice), AGENT);
+    peakTableBytes = Math.max(peakTableBytes, robots.tableBytes);
+  }
+  const result = { tableBytes, peakTableBytes, batchTableBytes: robots.tableBytes, wasmMemoryInitialBytes, wasmMemoryBytes };
   robots.dispose();
   return result;
 }

@@ -130,6 +130,31 @@ describe("WASM memory", () => {
     x.freeTable(whole);
   });
 
+  it("keeps a plan's size while a batch grows its tree (its arrays get their room when the plan is built)", () => {
+    const engine = loadEngine(binary);
+    // 64 first bytes make the root a wide node; 300 prefixes hold 8 wildcard rules each (filed at
+    // their nodes, not in the gram index). The paths reach 80% of the literal rules: the tree is
+    // never finished, so its build state stays, and only the growth of its arrays could move the size.
+    const firstBytes = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+    const lines = ["User-agent: *"];
+    for (let r = 0; r < 4_000; r++) lines.push(`Disallow: /${firstBytes[r % 64]}${r}/p`);
+    for (let r = 0; r < 2_400; r++) lines.push(`Allow: /w${r % 300}/*.e${r}`);
+    const robots = parseWith(engine, lines.join("\n"), { maxBytes: Infinity });
+    const urls = Array.from({ length: 6_400 }, (_, i) =>
+      i % 2 ? `http://x.com/${firstBytes[(i >> 1) % 64]}${i >> 1}/p` : `http://x.com/w${(i >> 1) % 300}/f.e${i >> 1}`);
+    robots.classify(urls.slice(0, 1), "bot");
+    const first = robots.tableBytes;
+    const sizes: number[] = [];
+    for (let start = 0; start < urls.length; start += 400) {
+      const verdicts = robots.classify(urls.slice(start, start + 400), "bot");
+      expect(Array.from(verdicts).every((v, k) => v === ((start + k) % 2 === 0 ? 1 : 0))).toBe(true);
+      sizes.push(robots.tableBytes);
+    }
+    // Arrays doubled as the tree grew made this table 19% larger than after its first URL.
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(first * 1.01);
+    robots.dispose();
+  });
+
   it("builds the rest of a tree at once when the nodes no path reached hold few rules, freeing its build state", () => {
     const { engine, x, compileForBot } = treeEngine();
     const rules = 3_000;
