@@ -103,6 +103,8 @@ export class MatchPlan {
   wideEdges: Vec;
   /** Candidate entries (candidates.ts) of the wildcard rules filed at nodes. */
   wildcards: Vec;
+  /** The bytes `wildcards` holds once every node is expanded: it grows up to them, not past them. */
+  wildcardRoom: u32;
   /** The gram index of the rules taken from crowded nodes (null when no node is crowded). */
   grams: GramIndex | null;
   /** The lazy DFA of a small selection (dfa.ts), which answers before the tree; null for large ones. */
@@ -253,16 +255,15 @@ export function buildPlan(table: RuleTable): MatchPlan {
   const kept = indexCrowdedPrefixes(table, plan, items, distinct, count);
 
   // A radix tree over n strings has at most 2n - 1 nodes; real and generated files have about
-  // 1.1n (repeated literal patterns share one). The arrays the expansions fill get their room
-  // now, so that a growing tree does not double them past what it needs: a doubled array holds
-  // up to twice its bytes until the last node is expanded (the 512 KiB benchmark file's table
-  // grew from 1.96 to 2.01 MB while a batch expanded its tree; now from 1.98 to 1.99).
-  const nodeRoom = <usize>kept + (kept >> 2) + 1;
-  plan.nodes = Vec.create(nodeRoom * (NODE_FIELDS << 2));
-  // Every node but the root is an edge; findEdge reads sixteen bytes at once.
-  plan.edgeBytes = Vec.create(nodeRoom + VECTOR_EDGES);
+  // 1.1n (repeated literal patterns share one).
+  plan.nodes = Vec.create((<usize>kept + (kept >> 2) + 1) * (NODE_FIELDS << 2));
+  plan.edgeBytes = Vec.create(<usize>kept + 16);
   plan.wideEdges = Vec.create(0);
-  plan.wildcards = Vec.create(<usize>wildcardItems(items, kept) * CANDIDATE_BYTES);
+  // The arrays the expansions fill grow up to what the whole tree needs, not past it (see
+  // wildcardRoom and edgeBytesRoom): doubled past it, they took the 512 KiB benchmark file's table
+  // from 1.96 to 2.01 MB while a batch grew its tree (now 1.99 at most).
+  plan.wildcards = Vec.create(64);
+  plan.wildcardRoom = wildcardItems(items, kept) * <u32>CANDIDATE_BYTES;
   plan.items = items;
   plan.itemCount = max<u32>(distinct, 1);
   const root = addNode(plan);
@@ -270,6 +271,15 @@ export function buildPlan(table: RuleTable): MatchPlan {
   plan.pending = 1;
   plan.pendingItems = kept;
   return plan;
+}
+
+/**
+ * The most `edgeBytes` will hold: an edge per node but the root, as many as `nodes` has room for
+ * (unless it outgrows it), and the padding findEdge reads past the last.
+ */
+// @ts-ignore: decorator
+@inline function edgeBytesRoom(plan: MatchPlan): usize {
+  return plan.nodes.capacity / (NODE_FIELDS << 2) + VECTOR_EDGES;
 }
 
 /** How many of the `count` items are wildcard rules filed at nodes (each becomes a candidate entry). */
@@ -391,7 +401,7 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
       crowded = true;
       wildcardStart = rank;
     } else if (flags & ITEM_WILDCARD) {
-      writeCandidate(table, rank, plan.wildcards.reserve(CANDIDATE_BYTES));
+      writeCandidate(table, rank, plan.wildcards.reserve(CANDIDATE_BYTES, plan.wildcardRoom));
       plan.wildcards.length += CANDIDATE_BYTES;
     }
     else if (flags & ITEM_ANCHORED) exactBest = min(exactBest, rank);
@@ -403,6 +413,7 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
 
   // The rest, grouped by the byte after this node's string.
   const edgeStart = <u32>plan.edgeBytes.length;
+  const edgeRoom = edgeBytesRoom(plan);
   let edgeCount: u32 = 0;
   while (lo < hi) {
     const first = items + <usize>lo * ITEM_BYTES;
@@ -422,7 +433,8 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
       end++;
     }
     const child = addNode(plan);
-    plan.edgeBytes.pushU8(byte);
+    store<u8>(plan.edgeBytes.reserve(1, edgeRoom), byte);
+    plan.edgeBytes.length++;
     setNodeField(plan, child, NodeField.LABEL_START, <u32>(firstPrefix + depth - table.pool.data));
     setNodeField(plan, child, NodeField.LABEL_LENGTH, common - depth);
     setUnexpanded(plan, child, lo, end, common);
@@ -430,7 +442,7 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
     lo = end;
   }
   // findEdge loads 16 edge bytes at once.
-  plan.edgeBytes.reserve(VECTOR_EDGES);
+  plan.edgeBytes.reserve(VECTOR_EDGES, edgeRoom);
   setNodeField(plan, node, NodeField.LITERAL_BEST, literalBest);
   setNodeField(plan, node, NodeField.EXACT_BEST, exactBest);
   setNodeField(plan, node, NodeField.WILDCARD_START, wildcardStart);
@@ -439,8 +451,8 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
   let countField = edgeCount;
   if (edgeCount > VECTOR_EDGES && edgeCount <= WIDE_EDGES_MAX) {
     const wide = <u32>(plan.wideEdges.length >> 8);
-    // Wide nodes are few (dozens in the largest files): one step of 256 bytes each.
-    const edgeTable = plan.wideEdges.reserveExact(256);
+    // Wide nodes are few (dozens in the largest files): the tables grow one at a time.
+    const edgeTable = plan.wideEdges.reserve(256, plan.wideEdges.length + 256);
     plan.wideEdges.length += 256;
     memory.fill(edgeTable, 0, 256);
     const bytes = plan.edgeBytes.data + edgeStart;

@@ -16,31 +16,22 @@ export class Vec {
     return vec;
   }
 
-  /** Makes room for `extra` more bytes and returns the address where they go. */
+  /**
+   * Makes room for `extra` more bytes and returns the address where they go. `ceiling` (0: none)
+   * is the most an array that knows its final size will need: it grows up to it, not past it.
+   */
   // @ts-ignore: decorator
-  @inline reserve(extra: usize): usize {
+  @inline reserve(extra: usize, ceiling: usize = 0): usize {
     // Inline: most calls find room, and a parse reserves a few times per line.
     const needed = this.length + extra;
-    if (needed > this.capacity) this.grow(needed);
+    if (needed > this.capacity) this.grow(needed, ceiling);
     return this.data + this.length;
   }
 
-  /**
-   * Makes room for exactly `extra` more bytes (no doubling) and returns the address where they go:
-   * for arrays that grow a few times by large steps and should not hold twice what they use.
-   */
-  reserveExact(extra: usize): usize {
-    const needed = this.length + extra;
-    if (needed > this.capacity) {
-      this.data = heap.realloc(this.data, needed);
-      this.capacity = needed;
-    }
-    return this.data + this.length;
-  }
-
-  /** Doubles the capacity, or more if `needed` is more. */
-  grow(needed: usize): void {
+  /** Doubles the capacity (but not past `ceiling`, if not 0), or more if `needed` is more. */
+  grow(needed: usize, ceiling: usize = 0): void {
     let cap = this.capacity << 1;
+    if (ceiling != 0 && cap > ceiling) cap = ceiling;
     if (cap < needed) cap = needed;
     this.data = heap.realloc(this.data, cap);
     this.capacity = cap;
