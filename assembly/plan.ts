@@ -433,8 +433,7 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
       end++;
     }
     const child = addNode(plan);
-    store<u8>(plan.edgeBytes.reserve(1, edgeRoom), byte);
-    plan.edgeBytes.length++;
+    plan.edgeBytes.pushU8(byte, edgeRoom);
     setNodeField(plan, child, NodeField.LABEL_START, <u32>(firstPrefix + depth - table.pool.data));
     setNodeField(plan, child, NodeField.LABEL_LENGTH, common - depth);
     setUnexpanded(plan, child, lo, end, common);

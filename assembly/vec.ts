@@ -45,8 +45,9 @@ export class Vec {
     this.capacity = cap;
   }
 
-  pushU8(value: u32): void {
-    store<u8>(this.reserve(1), value);
+  /** Appends a byte; `ceiling` as in reserve. */
+  pushU8(value: u32, ceiling: usize = 0): void {
+    store<u8>(this.reserve(1, ceiling), value);
     this.length += 1;
   }
 
