@@ -240,6 +240,11 @@ export function sinkValue(): number {
   return sink;
 }
 
+/** Adds a result to the sink (for measurements outside this module). */
+export function sinkAdd(value: number): void {
+  sink += value;
+}
+
 function latency(task: Task) {
   const result = task.result;
   if (result.state !== "completed") throw new Error(`${task.name}: ${result.state}${"error" in result ? `: ${String(result.error)}` : ""}`);

@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { init } from "../src/index.js";
 import type { RobotsWorkerPool } from "../src/parallel.js";
 import { throughputChart } from "./chart.js";
+import { type PairInput, pairedRatio } from "./paired.js";
 import {
   type CompileTaskId, describeMachine, findCompile, findThroughput, formatBytes, formatInteger, formatNumber, formatRatio, machine,
   markdownTable, measureWorkload, type Settings, sinkValue, textTable, throughputRows, type WorkloadResult,
@@ -37,6 +38,8 @@ const SETTINGS: Settings = {
   subsetMinUrls: 20,
 };
 const COMMAND = "npm run bench";
+/** The quarter target: the second workload's throughput against the first's. */
+const QUARTER_PAIR = ["2k", "512k"] as const;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const output = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -68,14 +71,24 @@ log(`robots-wasm throughput benchmark: ${selected.map((plan) => plan.name).join(
 log(describeMachine(info));
 const started = performance.now();
 const results: WorkloadResult[] = [];
+/** The file and URL bytes of the quarter target's two workloads, kept for pairedRatio (not their strings). */
+const pairInputs = new Map<string, PairInput>();
 for (const plan of selected) {
   const workloadStarted = performance.now();
   const workload = plan.build();
+  if ((QUARTER_PAIR as readonly string[]).includes(plan.name)) pairInputs.set(plan.name, { name: workload.name, body: workload.body, bytes: workload.bytes });
   log(`${workload.name}: ${workload.description}; ${formatBytes(workload.body.length)}; generated in ${((performance.now() - workloadStarted) / 1000).toFixed(1)} s`);
   const result = await measureWorkload(workload, { settings: SETTINGS, pool: poolModule.RobotsWorkerPool, memory: true, log });
   results.push(result);
   log(`  done in ${((performance.now() - workloadStarted) / 1000).toFixed(1)} s`);
   printWorkload(result);
+}
+// The quarter target's ratio, measured again with the two batches in alternating turns.
+const [fastName, slowName] = QUARTER_PAIR;
+const paired = pairInputs.has(fastName) && pairInputs.has(slowName) ? pairedRatio(pairInputs.get(fastName)!, pairInputs.get(slowName)!) : undefined;
+pairInputs.clear();
+if (paired) {
+  log(`paired ${paired.slow} / ${paired.fast}: ${formatNumber(paired.ratio)} (rounds ${formatNumber(paired.lowest)} to ${formatNumber(paired.highest)}; ${formatNumber(paired.fastNsPerUrl)} and ${formatNumber(paired.slowNsPerUrl)} ns per URL)`);
 }
 info.loadEnd = os.loadavg()[0]!;
 const elapsedS = (performance.now() - started) / 1000;
@@ -137,11 +150,16 @@ function targets(): Target[] {
     list.push(value === undefined || Number.isNaN(value) ? { target, measured: "not run", met: undefined } : { target, measured: format(value), met: met(value) });
   add("2 KB: batched classify >= 100x robots-parser", small && findThroughput(small, "wasm-bytes")?.vsRobotsParser, (v) => v >= 100, formatRatio);
   add("512 KiB: batched classify >= 3,000x robots-parser", large && findThroughput(large, "wasm-bytes")?.vsRobotsParser, (v) => v >= 3000, formatRatio);
+  // Judged on the paired measurement (pairedRatio): the two workloads' own medians were taken
+  // minutes apart, and their ratio moves with the machine's speed.
+  const separate = small && large && findThroughput(large, "wasm-bytes")!.urlsPerSecond / findThroughput(small, "wasm-bytes")!.urlsPerSecond;
   add(
     "512 KiB: throughput >= 1/4 of the 2 KB file's",
-    small && large && findThroughput(large, "wasm-bytes")!.urlsPerSecond / findThroughput(small, "wasm-bytes")!.urlsPerSecond,
+    paired?.ratio ?? separate,
     (v) => v >= 0.25,
-    (v) => `${formatNumber(v)} (1/${formatNumber(1 / v)})`,
+    (v) => paired
+      ? `${formatNumber(v)} (1/${formatNumber(1 / v)}) in ${paired.rounds} alternating rounds (${formatNumber(paired.lowest)} to ${formatNumber(paired.highest)}); ${formatNumber(separate ?? NaN)} from the workloads' own medians`
+      : `${formatNumber(v)} (1/${formatNumber(1 / v)})`,
   );
   add("512 KiB: compile (parse + plan) < 4 ms median", large && compileMs(large, "wasm-parse-plan"), (v) => v < 4, (v) => `${formatNumber(v)} ms (parse alone ${formatNumber(compileMs(large!, "wasm-parse"))} ms)`);
   add(
@@ -207,6 +225,7 @@ const report = {
   durationSeconds: Math.round(elapsedS),
   peakRssBytes,
   targets: targetList,
+  paired,
   workloads: results,
 };
 if (fullRun) {
@@ -256,6 +275,14 @@ function readmeSection(): string {
     "",
     markdownTable(throughput),
     "",
+    ...(paired
+      ? [
+        `The ${paired.slow} file's throughput against the ${paired.fast} file's, with the two batches classified in alternating turns`,
+        `(${paired.rounds} rounds, so that both halves of each round's ratio see the same machine): ${formatNumber(paired.ratio)}, rounds ${formatNumber(paired.lowest)} to`,
+        `${formatNumber(paired.highest)} (${formatNumber(paired.fastNsPerUrl)} and ${formatNumber(paired.slowNsPerUrl)} ns per URL). Issue 3 asks for a quarter.`,
+        "",
+      ]
+      : []),
     "Compile: `Robots.parse` from bytes; \"parse + plan\" adds the first `classify` (one URL), which builds the match plan.",
     "The plan's radix tree grows as paths reach it (a node is split the first time a walk enters it), so that first",
     "`classify` builds the tree along one path only; \"whole plan\" builds all of it at once, as the plan was built before",
