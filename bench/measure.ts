@@ -275,13 +275,18 @@ export interface Timing {
   samples: number;
 }
 
-function summarise(samples: number[]): Timing {
-  const sorted = samples.slice().sort((a, b) => a - b);
+/** The median of a non-empty list. */
+export function median(values: readonly number[]): number {
+  const sorted = values.slice().sort((a, b) => a - b);
   const n = sorted.length;
-  const median = n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
-  const mean = sorted.reduce((sum, value) => sum + value, 0) / n;
-  const variance = n > 1 ? sorted.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1) : 0;
-  return { median, rme: n > 1 ? (100 * 1.96 * Math.sqrt(variance / n)) / mean : 0, samples: n };
+  return n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
+}
+
+function summarise(samples: number[]): Timing {
+  const n = samples.length;
+  const mean = samples.reduce((sum, value) => sum + value, 0) / n;
+  const variance = n > 1 ? samples.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1) : 0;
+  return { median: median(samples), rme: n > 1 ? (100 * 1.96 * Math.sqrt(variance / n)) / mean : 0, samples: n };
 }
 
 export interface TaskSpec {

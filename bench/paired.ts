@@ -9,14 +9,15 @@
  * rounds' ratios is reported.
  */
 import { Robots } from "../src/index.js";
-import { PARSE_OPTIONS, sinkAdd } from "./measure.js";
+import { median, PARSE_OPTIONS, sinkAdd } from "./measure.js";
 import { AGENT } from "./workloads.js";
 
-/** What a pair needs of a workload: its file and its URL bytes. */
+/** What a pair needs of a workload: its file, its URL bytes and how many URLs they hold. */
 export interface PairInput {
   name: string;
   body: Uint8Array;
   bytes: Uint8Array;
+  urls: number;
 }
 
 export interface PairedRatio {
@@ -33,12 +34,6 @@ export interface PairedRatio {
   fastNsPerUrl: number;
   slowNsPerUrl: number;
 }
-
-const median = (values: number[]) => {
-  const sorted = values.slice().sort((a, b) => a - b);
-  const n = sorted.length;
-  return n % 2 === 1 ? sorted[(n - 1) / 2]! : (sorted[n / 2 - 1]! + sorted[n / 2]!) / 2;
-};
 
 /** Classifies both batches `rounds` times in alternation (after two warm passes each). */
 export function pairedRatio(fast: PairInput, slow: PairInput, rounds = 11): PairedRatio {
@@ -70,7 +65,7 @@ export function pairedRatio(fast: PairInput, slow: PairInput, rounds = 11): Pair
     slowMs.push(slowTime);
     ratios.push(fastTime / slowTime);
   }
-  const perUrl = (ms: number, input: PairInput) => (ms * 1e6) / countLines(input.bytes);
+  const perUrl = (ms: number, input: PairInput) => (ms * 1e6) / input.urls;
   return {
     fast: fast.name,
     slow: slow.name,
@@ -81,10 +76,4 @@ export function pairedRatio(fast: PairInput, slow: PairInput, rounds = 11): Pair
     fastNsPerUrl: perUrl(median(fastMs), fast),
     slowNsPerUrl: perUrl(median(slowMs), slow),
   };
-}
-
-function countLines(bytes: Uint8Array): number {
-  let lines = 0;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lines++;
-  return bytes.length > 0 && bytes[bytes.length - 1] !== 10 ? lines + 1 : lines;
 }

@@ -7,7 +7,8 @@
  * WASM isAllowed per URL, WASM classify on bytes and on string[], the WASM worker pool (2
  * workers), robots-parser, and byte-scan floors of the same URL bytes. Then compile times and the
  * WASM memory of each file. Warm medians throughout (tinybench p50); ratios are taken between
- * numbers of the same run.
+ * numbers of the same run. Last, when both ran, the 2k and 512k batches again in alternating turns
+ * (paired.ts): the quarter target's ratio, measured so that both sides see the same machine.
  *
  * Writes bench/results.json, bench/throughput.svg and bench/README-section.md when every workload
  * ran; BENCH_ONLY=2k,512k limits the workloads (then only bench/.work/results.json is written).
@@ -76,7 +77,7 @@ const pairInputs = new Map<string, PairInput>();
 for (const plan of selected) {
   const workloadStarted = performance.now();
   const workload = plan.build();
-  if ((QUARTER_PAIR as readonly string[]).includes(plan.name)) pairInputs.set(plan.name, { name: workload.name, body: workload.body, bytes: workload.bytes });
+  if ((QUARTER_PAIR as readonly string[]).includes(plan.name)) pairInputs.set(plan.name, { name: workload.name, body: workload.body, bytes: workload.bytes, urls: workload.urls.length });
   log(`${workload.name}: ${workload.description}; ${formatBytes(workload.body.length)}; generated in ${((performance.now() - workloadStarted) / 1000).toFixed(1)} s`);
   const result = await measureWorkload(workload, { settings: SETTINGS, pool: poolModule.RobotsWorkerPool, memory: true, log });
   results.push(result);
