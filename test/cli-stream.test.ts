@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { bin, root, shellQuote } from "./support/cli.js";
+import { bin, robots, root, shellQuote } from "./support/cli.js";
 
 const work = mkdtempSync(join(tmpdir(), "robots-stream-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -97,5 +97,40 @@ describe("robots check in a pipeline whose reader stops early", () => {
     expect(result.stdout.split("\n").filter(Boolean)).toHaveLength(3);
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
+  });
+});
+
+describe("robots check on lines split between reads", () => {
+  /**
+   * A file is read in chunks of 4 MiB and a pipe in chunks of 64 KiB: lines end up split between
+   * two reads, and a line longer than a pipe chunk spans several. Every line must be decided once,
+   * whole and in order, with and without --count.
+   */
+  const lines: string[] = [];
+  for (let i = 0; i < 60_000; i++) lines.push(url(i).slice(0, -1));
+  // 300 KB: five pipe chunks at least; under /private/, so disallowed only if read whole.
+  lines.splice(30_000, 0, `https://www.example.com/private/${"y".repeat(300_000)}.html`);
+  // A short first line moves the 4 MiB read boundary off a line end (checked below).
+  lines.unshift("https://www.example.com/");
+  const input = `${lines.join("\n")}\n`;
+  const file = join(work, "split-lines.txt");
+  writeFileSync(file, input);
+  const expected = lines.map((line, i) => `${line.includes("/private/") && !line.includes("/private/public/") ? "disallowed" : "allowed"}\t${line}`);
+  const disallowed = expected.filter((line) => line.startsWith("disallowed")).length;
+
+  it.each([
+    ["a file (4 MiB reads)", [file], undefined],
+    ["standard input (pipe reads)", ["-"], input],
+  ])("decides every line of %s whole and in order", (_, source, stdin) => {
+    expect(input.length).toBeGreaterThan(4 << 20);
+    expect(input[(4 << 20) - 1]).not.toBe("\n");
+    const result = robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", ...source], stdin);
+    expect(result.code).toBe(0);
+    const out = result.stdout.split("\n");
+    expect(out.pop()).toBe("");
+    expect(out.map((line) => line.slice(0, line.lastIndexOf("\t")))).toEqual(expected);
+    const counts = robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", "--count", ...source], stdin);
+    expect(counts).toEqual({ code: 0, stdout: `allowed\t${lines.length - disallowed}\ndisallowed\t${disallowed}\n`, stderr: "" });
+    expect(robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", "--count", "--workers", "2", ...source], stdin)).toEqual(counts);
   });
 });

@@ -48,6 +48,8 @@ const READ_CHUNK_BYTES = 4 << 20;
 /** Classifies one batch of complete lines; the single-thread engine or a worker pool. */
 interface BatchClassifier {
   classifyWithLines(batch: Uint8Array): BatchResult | Promise<BatchResult>;
+  /** Verdicts alone, for --count: the engine then skips the matching lines (a fifth of the 2 KB file's time). */
+  classify(batch: Uint8Array): Uint8Array | Promise<Uint8Array>;
   close(): void | Promise<void>;
 }
 
@@ -128,21 +130,35 @@ function write(out: Writable, data: Uint8Array | string): Promise<void> | undefi
   return new Promise((resolve) => out.once("drain", resolve));
 }
 
-/** Batches of complete lines from a byte stream (the last one may lack its final LF). */
+/**
+ * Batches of complete lines from a byte stream (the last one may lack its final LF). A chunk's
+ * lines are a view of it; only the line split between two chunks is copied, as a batch of its own
+ * (joining each chunk to the previous one's tail copied every byte once more).
+ */
 async function* lineBatches(input: Readable, urlsFile: string): AsyncGenerator<{ batch: Buffer; bytesRead: number }> {
   let pending: Buffer = Buffer.alloc(0);
   let bytesRead = 0;
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
       bytesRead += chunk.length;
-      const data = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-      const lastNewline = data.lastIndexOf(0x0a);
-      if (lastNewline < 0) {
-        pending = data;
+      let start = 0;
+      if (pending.length > 0) {
+        const firstNewline = chunk.indexOf(0x0a);
+        if (firstNewline < 0) {
+          pending = Buffer.concat([pending, chunk]);
+          continue;
+        }
+        yield { batch: Buffer.concat([pending, chunk.subarray(0, firstNewline + 1)]), bytesRead };
+        start = firstNewline + 1;
+      }
+      const lastNewline = chunk.lastIndexOf(0x0a);
+      if (lastNewline < start) {
+        pending = chunk.subarray(start);
         continue;
       }
-      pending = data.subarray(lastNewline + 1);
-      yield { batch: data.subarray(0, lastNewline + 1), bytesRead };
+      // A view: the stream hands out a new buffer for each chunk.
+      pending = chunk.subarray(lastNewline + 1);
+      yield { batch: chunk.subarray(start, lastNewline + 1), bytesRead };
     }
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -152,12 +168,17 @@ async function* lineBatches(input: Readable, urlsFile: string): AsyncGenerator<{
   if (pending.length > 0) yield { batch: pending, bytesRead };
 }
 
+function plainView(batch: Uint8Array): Uint8Array {
+  return new Uint8Array(batch.buffer, batch.byteOffset, batch.byteLength);
+}
+
 /** `--workers N`: each batch is cut at line ends across N worker threads; results come back in input order. */
 async function workerClassifier(body: Buffer, parse: ParseOptions, options: CheckOptions): Promise<BatchClassifier> {
   const pool = await RobotsWorkerPool.create(body, { ...parse, workers: options.workers });
   return {
     // A plain Uint8Array view of the stream's chunk: the pool copies it into its shared memory.
-    classifyWithLines: (batch) => pool.classifyWithLines(new Uint8Array(batch.buffer, batch.byteOffset, batch.byteLength), options.agents),
+    classifyWithLines: (batch) => pool.classifyWithLines(plainView(batch), options.agents),
+    classify: (batch) => pool.classify(plainView(batch), options.agents),
     close: () => pool.close(),
   };
 }
@@ -172,7 +193,8 @@ export async function runCheck(args: string[]): Promise<number> {
   let classifier: BatchClassifier;
   let rules: RuleTexts | undefined;
   if (options.fetch !== undefined) {
-    classifier = fetchClassifier(options.agents, options.fetch, options.quiet ? undefined : process.stderr);
+    const fetching = fetchClassifier(options.agents, options.fetch, options.quiet ? undefined : process.stderr);
+    classifier = { ...fetching, classify: async (batch) => (await fetching.classifyWithLines(batch)).allowed };
   } else {
     const { body, robots } = await loadRobots("check", options.robotsFile, parse);
     rules = options.rule ? ruleTexts(sourceLines(body, parse)) : undefined;
@@ -180,7 +202,11 @@ export async function runCheck(args: string[]): Promise<number> {
       robots.dispose();
       classifier = await workerClassifier(body, parse, options);
     } else {
-      classifier = { classifyWithLines: (batch) => robots.classifyWithLines(batch, options.agents), close: () => robots.dispose() };
+      classifier = {
+        classifyWithLines: (batch) => robots.classifyWithLines(batch, options.agents),
+        classify: (batch) => robots.classify(batch, options.agents),
+        close: () => robots.dispose(),
+      };
     }
   }
 
@@ -190,10 +216,16 @@ export async function runCheck(args: string[]): Promise<number> {
   let allowedCount = 0;
   try {
     for await (const { batch, bytesRead } of lineBatches(openUrls(options.urlsFile), options.urlsFile)) {
-      const result = await classifier.classifyWithLines(batch);
-      total += result.allowed.length;
-      for (let i = 0; i < result.allowed.length; i++) allowedCount += result.allowed[i];
-      if (!options.count) await write(process.stdout, formatBatch(options.format, batch, result, rules));
+      if (options.count) {
+        const allowed = await classifier.classify(batch);
+        total += allowed.length;
+        allowedCount += countAllowed(allowed);
+      } else {
+        const result = await classifier.classifyWithLines(batch);
+        total += result.allowed.length;
+        allowedCount += countAllowed(result.allowed);
+        await write(process.stdout, formatBatch(options.format, batch, result, rules));
+      }
       progress?.update(total, bytesRead);
     }
   } finally {
@@ -211,4 +243,10 @@ export async function runCheck(args: string[]): Promise<number> {
     );
   }
   return 0;
+}
+
+function countAllowed(allowed: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < allowed.length; i++) count += allowed[i];
+  return count;
 }
