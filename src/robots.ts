@@ -13,6 +13,7 @@ import type {
   AgentGroups, AgentQuery, BatchResult, Explanation, GroupInfo, InputInfo, LineInfo, LineKind, LintReport, ParseOptions, Profile,
   RecordKey, RobotsRecord, RobotsTxt, RuleMatch, UrlBatch, UserAgentLine,
 } from "./types.js";
+import { linesCapacity, writeLines } from "./utf8-lines.js";
 import { ALL_LINES, type Engine, MatchMode } from "./wasm.js";
 
 const PROFILE_CODES: Record<Profile, number> = { google: 0, rfc9309: 1 };
@@ -386,20 +387,19 @@ export class Robots implements RobotsTxt {
     return this.#matchLines(pointer, length, withLines ? MatchMode.lines : 0);
   }
 
-  /** A string batch: each chunk joined by LF and encoded in one pass (offsets only when a URL holds an LF). */
+  /** A string batch: each chunk written as lines (utf8-lines.ts), with offsets only when a URL holds an LF. */
   #runStrings(urls: readonly string[], mode: number): RawBatch {
     const engine = this.#engine;
     const chunks: RawBatch[] = [];
     for (let start = 0; start < urls.length; start += STRING_CHUNK_URLS) {
-      const part = urls.slice(start, start + STRING_CHUNK_URLS);
-      const joined = part.join("\n");
-      const pointer = engine.scratch("urls", joined.length * 3);
-      const { written } = utf8Encoder.encodeInto(joined, engine.bytes.subarray(pointer, pointer + joined.length * 3));
+      const end = Math.min(urls.length, start + STRING_CHUNK_URLS);
+      const pointer = engine.scratch("urls", linesCapacity(urls, start, end));
+      const written = writeLines(urls, start, end, engine.bytes, pointer);
       const newlines = engine.call(() => engine.exports.countNewlines(pointer, written));
-      if (newlines === part.length - 1) {
-        chunks.push(this.#match(pointer, written, 0, part.length, mode));
+      if (newlines === end - start) {
+        chunks.push(this.#match(pointer, written, 0, end - start, mode));
       } else {
-        chunks.push(this.#matchWithOffsets(part, mode));
+        chunks.push(this.#matchWithOffsets(urls.slice(start, end), mode));
       }
     }
     return concatBatches(chunks, urls.length, mode !== 0);

@@ -12,9 +12,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { init, Robots } from "../src/index.js";
 import { CHROMIUM } from "./support/chromium.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
+
+/**
+ * A string batch as the browser writes it (TextEncoder.encodeInto, where Node uses Buffer.write):
+ * non-ASCII, a lone surrogate, an empty string and a URL holding a line feed (the offsets path).
+ */
+const STRING_BATCH = ["https://a.com/private/\u00fc", "https://a.com/private/ok/\ud800x", "", "https://a.com/private\nx", "https://a.com/ok\u4e2d"];
 
 const PAGE = `<!doctype html><html><head>
 <script type="importmap">{"imports":{"@assemblyscript/loader":"/node_modules/@assemblyscript/loader/index.js"}}</script>
@@ -28,6 +35,8 @@ try {
     robots.explain("https://a.com/private/ok/1", "bot"),
     Array.from(robots.classify(["https://a.com/", "https://a.com/private"], "bot")),
   ];
+  const batch = robots.classifyWithLines(${JSON.stringify(STRING_BATCH)}, "bot");
+  answers.push(Array.from(batch.allowed), Array.from(batch.lines));
   robots.dispose();
   document.body.textContent = "RESULT " + JSON.stringify(answers);
 } catch (error) {
@@ -79,6 +88,11 @@ function dumpDom(url: string): Promise<string> {
 
 describe("the package in headless Chromium", () => {
   it("loads from dist/ without fs and answers like Node", async () => {
+    await init();
+    const robots = Robots.parse("User-agent: *\nDisallow: /private\nAllow: /private/ok\n");
+    const expected = robots.classifyWithLines(STRING_BATCH, "bot");
+    robots.dispose();
+    expect(Array.from(expected.allowed)).toEqual([0, 1, 1, 0, 1]);
     const dom = await dumpDom(`${origin}/`);
     const body = /<body>(.*)<\/body>/s.exec(dom)?.[1] ?? dom;
     expect(body.startsWith("RESULT "), body).toBe(true);
@@ -86,6 +100,8 @@ describe("the package in headless Chromium", () => {
       false,
       { allowed: true, line: 3, rule: { kind: "allow", pattern: "/private/ok", group: "global" } },
       [1, 0],
+      Array.from(expected.allowed),
+      Array.from(expected.lines),
     ]);
   });
 });

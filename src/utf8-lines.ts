@@ -1,0 +1,60 @@
+/**
+ * Strings written into the engine's memory as UTF-8 lines, one string at a time, each followed by
+ * a line feed: how a `string[]` batch becomes a newline batch (robots.ts).
+ *
+ * One write per string beats joining a chunk's strings and encoding the result once: join copies
+ * every string into a new one, and it walks strings built by concatenation (ropes) afresh on each
+ * call, where a write flattens a rope once for good. Measured on 200,000 generated URLs (ropes,
+ * as the benchmark builds them): join then encode 230 ns per URL on every call; a write each
+ * about 250 ns the first time and 80 to 100 ns after. On flat strings (split from one text):
+ * 160 against 90 to 140 ns.
+ *
+ * Node's Buffer.write where there is one (it takes an offset, so no view is made per string);
+ * TextEncoder.encodeInto elsewhere. Both write a lone surrogate as U+FFFD, as join did.
+ */
+
+interface NodeBufferView {
+  write(text: string, offset: number): number;
+}
+interface NodeBufferClass {
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): NodeBufferView;
+}
+
+const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+const encoder = new TextEncoder();
+
+/** Bytes that writeLines may take for `strings[start..end)`: three per UTF-16 unit, and a line feed each. */
+export function linesCapacity(strings: readonly string[], start: number, end: number): number {
+  let units = 0;
+  for (let i = start; i < end; i++) units += strings[i]!.length;
+  return units * 3 + (end - start);
+}
+
+/**
+ * Writes `strings[start..end)` into `bytes` from `at`, each as UTF-8 followed by LF, in at most
+ * linesCapacity bytes; returns the number of bytes written.
+ */
+export type LineWriter = (strings: readonly string[], start: number, end: number, bytes: Uint8Array, at: number) => number;
+
+/** writeLines with Node's Buffer.write (Node only). */
+export const writeLinesWithBuffer: LineWriter = (strings, start, end, bytes, at) => {
+  const view = NodeBuffer!.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let offset = at;
+  for (let i = start; i < end; i++) {
+    offset += view.write(strings[i]!, offset);
+    bytes[offset++] = 0x0a;
+  }
+  return offset - at;
+};
+
+/** writeLines with TextEncoder.encodeInto (any platform). */
+export const writeLinesWithEncoder: LineWriter = (strings, start, end, bytes, at) => {
+  let offset = at;
+  for (let i = start; i < end; i++) {
+    offset += encoder.encodeInto(strings[i]!, bytes.subarray(offset)).written;
+    bytes[offset++] = 0x0a;
+  }
+  return offset - at;
+};
+
+export const writeLines: LineWriter = NodeBuffer !== undefined ? writeLinesWithBuffer : writeLinesWithEncoder;
