@@ -1,6 +1,7 @@
 /**
- * Strings written into the engine's memory as UTF-8 lines, one string at a time, each followed by
- * a line feed: how a `string[]` batch becomes a newline batch (robots.ts).
+ * Strings written into the engine's memory as UTF-8: a `string[]` batch as lines, one string at a
+ * time, each followed by a line feed (a newline batch), and the single URL of isAllowed and
+ * explain (writeUrl) (robots.ts).
  *
  * One write per string beats joining a chunk's strings and encoding the result once: join copies
  * every string into a new one, and it walks strings built by concatenation (ropes) afresh on each
@@ -58,3 +59,19 @@ export const writeLinesWithEncoder: LineWriter = (strings, start, end, bytes, at
 };
 
 export const writeLines: LineWriter = NodeBuffer !== undefined ? writeLinesWithBuffer : writeLinesWithEncoder;
+
+/**
+ * Writes one string as UTF-8 into `bytes` from `at` (at most three bytes per UTF-16 unit); returns
+ * the number of bytes written. ASCII, as URLs mostly are, is copied a unit at a time with no
+ * allocation (a single URL is too short for a view or an encoder call to pay off); the rest
+ * goes to TextEncoder from the first non-ASCII unit.
+ */
+export function writeUrl(text: string, bytes: Uint8Array, at: number): number {
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0x80) return i + encoder.encodeInto(text.slice(i), bytes.subarray(at + i)).written;
+    bytes[at + i] = unit;
+  }
+  return length;
+}

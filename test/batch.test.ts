@@ -34,6 +34,25 @@ describe.each(implementations)("$name batches", (impl) => {
     robots.dispose();
   });
 
+  it("decide one URL in isAllowed and explain as a batch of one does, whatever it holds", () => {
+    // `/*y$` matches a URL with an LF only if the URL is read past its LF.
+    const body = `${ROBOTS}Disallow: /*y$\nDisallow: /*\u00fc$\n`;
+    const robots = impl.parse(body);
+    const expected = reference.parse(body);
+    const urls = [
+      "http://example.com/private\nx", "http://example.com/ok\nprivate", "http://example.com/ok\ny", "http://example.com/a\r\n", "http://example.com/\u00fc",
+      "http://example.com/private/ok/\ud800", "", "/private/ok", `http://example.com/${"ab".repeat(50_000)}.pdf`, "http://example.com/\u4e2d\u00fc",
+    ];
+    const batch = robots.classifyWithLines(urls, "a");
+    urls.forEach((url, i) => {
+      const explanation = robots.explain(url, "a");
+      expect(explanation, JSON.stringify(url)).toEqual(expected.explain(url, "a"));
+      expect(robots.isAllowed(url, "a")).toBe(explanation.allowed);
+      expect([batch.allowed[i], batch.lines[i]]).toEqual([explanation.allowed ? 1 : 0, explanation.line]);
+    });
+    robots.dispose();
+  });
+
   it("keep input order across internal chunks (40,000 URLs as strings and as bytes)", () => {
     const robots = impl.parse(ROBOTS);
     const urls = makeUrls(40_000, 260);

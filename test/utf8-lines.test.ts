@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { linesCapacity, writeLines, writeLinesWithBuffer, writeLinesWithEncoder } from "../src/utf8-lines.js";
+import { linesCapacity, writeLines, writeLinesWithBuffer, writeLinesWithEncoder, writeUrl } from "../src/utf8-lines.js";
 
 const encoder = new TextEncoder();
 
@@ -53,5 +53,20 @@ describe.each([
     expect(linesCapacity(["ab", "", "中"], 1, 3)).toBe(3 + 2);
     const worst = ["\uffff".repeat(5), "\ud800"];
     expect(writeLines(worst, 0, 2, new Uint8Array(linesCapacity(worst, 0, 2)), 0)).toBe(linesCapacity(worst, 0, 2));
+  });
+});
+
+describe("writeUrl", () => {
+  it("writes one string as TextEncoder encodes it, ASCII or not (random strings, surrogates included)", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), fc.nat(20), (text, at) => {
+        const bytes = new Uint8Array(at + text.length * 3 + 4).fill(0xaa);
+        const written = writeUrl(text, bytes, at);
+        expect(bytes.subarray(at, at + written)).toEqual(encoder.encode(text));
+        expect(bytes.subarray(at + written).every((byte) => byte === 0xaa)).toBe(true);
+      }),
+      { seed: 20261126, numRuns: 1000 },
+    );
+    expect(writeUrl("/a\u00fcb\ud83d\ude00", new Uint8Array(32), 3)).toBe(2 + 2 + 1 + 4);
   });
 });
