@@ -13,7 +13,7 @@ import type {
   AgentGroups, AgentQuery, BatchResult, Explanation, GroupInfo, InputInfo, LineInfo, LineKind, LintReport, ParseOptions, Profile,
   RecordKey, RobotsRecord, RobotsTxt, RuleMatch, UrlBatch, UserAgentLine,
 } from "./types.js";
-import { linesCapacity, writeLines, writeUrl } from "./utf8-lines.js";
+import { linesCapacity, writeLines, writeUrl } from "./url-bytes.js";
 import { ALL_LINES, type Engine, MatchMode } from "./wasm.js";
 
 const PROFILE_CODES: Record<Profile, number> = { google: 0, rfc9309: 1 };
@@ -39,8 +39,11 @@ const STRING_CHUNK_URLS = 16_384;
 /** Bytes per engine call for byte batches (cut at a line end). */
 const BYTE_CHUNK_BYTES = 8 << 20;
 
-/** Bytes before the URL in #decideOne's scratch region. */
-const ONE_URL_HEADER = 16;
+/**
+ * #decideOne's scratch region: the URL's [start, end) offsets (two u32), its verdict (a byte, in
+ * four so that the detail stays aligned), its detail (a u32), then its bytes.
+ */
+const OneUrl = { offsets: 0, verdict: 8, detail: 12, bytes: 16 } as const;
 
 const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
@@ -164,7 +167,7 @@ export class Robots implements RobotsTxt {
     assertUrl(url);
     const agents = agentList(agent);
     const allowed = this.#decideOne(url, agents, MatchMode.rules);
-    const rule = this.#engine.words[this.#oneDetail >>> 2] - 1;
+    const rule = this.#engine.words[(this.#oneRegion + OneUrl.detail) >>> 2] - 1;
     if (rule < 0) return { allowed, line: 0 };
     const { exports } = this.#engine;
     const handle = this.#handle;
@@ -343,28 +346,27 @@ export class Robots implements RobotsTxt {
     return this.#selectedScope;
   }
 
-  /** Where #decideOne left its URL's detail (a u32 in the engine's memory). */
-  #oneDetail = 0;
+  /** The scratch region (OneUrl) of the last #decideOne. */
+  #oneRegion = 0;
 
   /**
-   * One URL, without the batch's arrays: its bytes, its [start, end) offsets (so that an LF in it
-   * stays part of it), its verdict and its detail share one scratch region. Returns the verdict;
-   * the detail (mode) is at #oneDetail.
+   * One URL, without the batch's arrays: decided in one scratch region (OneUrl), with offsets so
+   * that an LF in it stays part of it. Returns the verdict; the detail (`mode`) stays in the region.
    */
   #decideOne(url: string, agents: readonly string[], mode: number): boolean {
     this.#scope(agents);
     const engine = this.#engine;
-    // Offsets (8 bytes), verdict (4: keeps the rest aligned), detail (4), then the URL.
-    const region = engine.scratch("one", ONE_URL_HEADER + url.length * 3);
-    const start = region + ONE_URL_HEADER;
+    const region = engine.scratch("one", OneUrl.bytes + url.length * 3);
+    this.#oneRegion = region;
+    const start = region + OneUrl.bytes;
     // One look at the memory's buffer before the call and one after (each costs about 18 ns).
     const bytes = engine.bytes;
     const length = writeUrl(url, bytes, start);
-    storeU32(bytes, region, 0);
-    storeU32(bytes, region + 4, length);
-    this.#oneDetail = region + 12;
-    engine.call(() => engine.exports.matchBatch(this.#handle, start, length, region, 1, region + 8, mode === 0 ? 0 : region + 12, mode));
-    return engine.bytes[region + 8] === 1;
+    storeU32(bytes, region + OneUrl.offsets, 0);
+    storeU32(bytes, region + OneUrl.offsets + 4, length);
+    const details = mode === 0 ? 0 : region + OneUrl.detail;
+    engine.call(() => engine.exports.matchBatch(this.#handle, start, length, region + OneUrl.offsets, 1, region + OneUrl.verdict, details, mode));
+    return engine.bytes[region + OneUrl.verdict] === 1;
   }
 
   #run(urls: UrlBatch, agents: readonly string[], mode: number): RawBatch {
@@ -412,7 +414,7 @@ export class Robots implements RobotsTxt {
     return this.#matchLines(pointer, length, withLines ? MatchMode.lines : 0);
   }
 
-  /** A string batch: each chunk written as lines (utf8-lines.ts), with offsets only when a URL holds an LF. */
+  /** A string batch: each chunk written as lines (url-bytes.ts), with offsets only when a URL holds an LF. */
   #runStrings(urls: readonly string[], mode: number): RawBatch {
     const engine = this.#engine;
     const chunks: RawBatch[] = [];

@@ -1,12 +1,12 @@
 /**
- * String batches become UTF-8 lines (src/utf8-lines.ts): the bytes are exactly TextEncoder's of
+ * String batches become UTF-8 lines (src/url-bytes.ts): the bytes are exactly TextEncoder's of
  * each string and a line feed, for flat strings, ropes, non-ASCII text and lone surrogates, within
  * linesCapacity, and at any offset into the target: with Node's Buffer.write (what Node uses) and
  * with TextEncoder.encodeInto (what browsers use).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { linesCapacity, writeLines, writeLinesWithBuffer, writeLinesWithEncoder, writeUrl } from "../src/utf8-lines.js";
+import { linesCapacity, writeLines, writeLinesWithBuffer, writeLinesWithEncoder, writeUrl } from "../src/url-bytes.js";
 
 const encoder = new TextEncoder();
 
