@@ -444,7 +444,7 @@ export class Robots implements RobotsTxt {
     let at = pointer;
     for (let i = 0; i < part.length; i++) {
       words[(offsetsPointer >>> 2) + i] = at - pointer;
-      at += utf8Encoder.encodeInto(part[i], bytes.subarray(at, pointer + capacity)).written;
+      at += writeUrl(part[i], bytes, at);
     }
     words[(offsetsPointer >>> 2) + part.length] = at - pointer;
     return this.#match(pointer, at - pointer, offsetsPointer, part.length, mode);
