@@ -32,7 +32,7 @@ port.postMessage(ready);
 /** Verdicts (and matching lines when asked for) of a request's part. */
 function decide({ urls, agents, withLines }: WorkerRequest): { allowed: Uint8Array; lines?: Uint32Array } {
   if ("landed" in urls) {
-    const { allowed, details } = robots[classifyInMemory](urls.start, urls.end - urls.start, agents, withLines);
+    const { allowed, details } = robots[classifyInMemory](urls.start, urls.end - urls.start, agents, withLines, urls.strings);
     return { allowed, lines: details };
   }
   const batch = Array.isArray(urls) ? urls : partBytes(urls as SharedPart);

@@ -6,8 +6,9 @@
  * worker keeps for it, and decided there: one copy, as one thread makes. A part finds no landing
  * the first time (or when it is larger than before, or another batch holds it): it goes through a
  * shared buffer the pool reuses, and the worker makes a landing for the next. Bytes that already
- * lie in a SharedArrayBuffer are read where they are. String batches are cloned, and results
- * come back as transferred buffers, in input order.
+ * lie in a SharedArrayBuffer are read where they are. A part of a string batch is written into a
+ * landing as UTF-8 lines the same way (cloned when it finds none, or holds a string with an LF).
+ * Results come back as transferred buffers, in input order.
  * Node only (worker_threads); for batch jobs, where one batch is millions of URLs.
  */
 import { availableParallelism } from "node:os";
@@ -15,6 +16,7 @@ import { Worker } from "node:worker_threads";
 import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
 import { RobotsError } from "./errors.js";
 import { agentList, assertUrlBatch, resolveParseOptions } from "./options.js";
+import { linesCapacity, writeLines } from "./url-bytes.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
 
 /**
@@ -34,8 +36,11 @@ export interface WorkerPoolOptions extends ParseOptions {
 
 /** Bytes [start, end) of a shared buffer: a part of a byte batch. */
 export type SharedPart = { shared: SharedArrayBuffer; start: number; end: number };
-/** Bytes [start, end) of the worker's own memory, where the pool wrote a part. */
-export type LandedPart = { landed: true; start: number; end: number };
+/**
+ * Bytes [start, end) of the worker's own memory, where the pool wrote a part: lines of a byte
+ * batch, or `strings` strings written as lines (url-bytes.ts), decided as strings are.
+ */
+export type LandedPart = { landed: true; start: number; end: number; strings?: number };
 /** A region of a worker's memory that the pool writes parts into: one per part a worker has in flight. */
 export type Landing = { pointer: number; capacity: number };
 
@@ -161,9 +166,9 @@ export class RobotsWorkerPool {
         };
       }
     } else {
-      const slices = splitArray(urls, partCount);
-      parts = slices.length;
-      part = (i) => ({ urls: slices[i] });
+      const batch = stringBatch(urls, partCount);
+      parts = batch.bounds.length - 1;
+      part = (i, to, slot) => this.#stringPart(batch, i, to, slot);
     }
     // Each worker slot takes the next part whenever it is free.
     const results: PartResult[] = new Array(parts);
@@ -203,16 +208,48 @@ export class RobotsWorkerPool {
   /** Part i of a plain byte batch for a worker's slot: written into the slot's landing if it can be. */
   #plainPart(batch: PlainBatch, i: number, to: PoolWorker, slot: number): OutgoingPart {
     const bytes = batch.bytes.subarray(batch.bounds[i], batch.bounds[i + 1]);
-    const landing = to.landings[slot];
-    if (!landing.busy && landing.capacity >= bytes.length + ALIGNMENT_SLACK) {
+    const land = (memory: Uint8Array, pointer: number): LandedPart => {
       // Written into the worker's memory at the part's own alignment (alignment.ts).
-      const start = landing.pointer + alignmentOf(bytes);
-      new Uint8Array(to.memory.buffer, start, bytes.length).set(bytes);
+      const start = pointer + alignmentOf(bytes);
+      memory.set(bytes, start);
+      return { landed: true, start, end: start + bytes.length };
+    };
+    return this.#landOrSend(to, slot, bytes.length + ALIGNMENT_SLACK, batch.landingBytes, land, () => this.#throughSharedBuffer(batch, i));
+  }
+
+  /**
+   * Part i of a string batch for a worker's slot: written into the slot's landing as lines if it
+   * can be (this thread encodes while the workers decide; cloned strings cost the worker a decode
+   * and an encode each), else cloned. A part with a string holding an LF is always cloned: as a
+   * line it would read as two.
+   */
+  #stringPart(batch: StringBatch, i: number, to: PoolWorker, slot: number): OutgoingPart {
+    const { urls, bounds } = batch;
+    const start = bounds[i];
+    const end = bounds[i + 1];
+    const bytes = holdsLineFeed(urls, start, end) ? Infinity : linesCapacity(urls, start, end);
+    const land = (memory: Uint8Array, pointer: number): LandedPart =>
+      ({ landed: true, start: pointer, end: pointer + writeLines(urls, start, end, memory, pointer), strings: end - start });
+    return this.#landOrSend(to, slot, bytes, batch.landingBytes, land, () => urls.slice(start, end));
+  }
+
+  /**
+   * A part for a worker's slot: `land` writes it into the slot's landing when that is free and
+   * holds `bytes`; else it is sent as `fallback()` gives it, and if the landing is free, with a
+   * request that the worker make it `landingBytes` long for the parts of later batches.
+   */
+  #landOrSend(
+    to: PoolWorker, slot: number, bytes: number, landingBytes: number,
+    land: (memory: Uint8Array, pointer: number) => LandedPart, fallback: () => OutgoingPart["urls"],
+  ): OutgoingPart {
+    const landing = to.landings[slot];
+    if (!landing.busy && landing.capacity >= bytes) {
+      const urls = land(new Uint8Array(to.memory.buffer), landing.pointer);
       landing.busy = true;
       this.#landed++;
-      return { urls: { landed: true, start, end: start + bytes.length }, done: () => (landing.busy = false) };
+      return { urls, done: () => (landing.busy = false) };
     }
-    const through = this.#throughSharedBuffer(batch, i);
+    const through = fallback();
     // Another batch's part holds the landing: it stays as it is.
     if (landing.busy) return { urls: through };
     // The worker makes the landing large enough for this batch's parts once this one is done; the
@@ -220,7 +257,7 @@ export class RobotsWorkerPool {
     landing.busy = true;
     return {
       urls: through,
-      reserve: { slot, bytes: batch.landingBytes },
+      reserve: { slot, bytes: landingBytes },
       done: (result) => {
         if (result.landing) Object.assign(landing, result.landing);
         landing.busy = false;
@@ -274,7 +311,7 @@ export class RobotsWorkerPool {
     return new Promise<PartResult>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       const request: WorkerRequest = { id, urls: part.urls, agents, withLines, reserve: part.reserve };
-      // A shared buffer is shared, not copied; string arrays are cloned.
+      // A shared buffer is shared, not copied; string arrays (parts that found no landing) are cloned.
       worker.postMessage(request);
     });
   }
@@ -340,10 +377,29 @@ function lineBoundaries(bytes: Uint8Array, count: number): number[] {
   return bounds;
 }
 
-/** Cuts an array into at most `count` consecutive slices of similar length. */
-function splitArray<T>(items: readonly T[], count: number): T[][] {
-  const size = Math.ceil(items.length / count);
-  const parts: T[][] = [];
-  for (let start = 0; start < items.length; start += size) parts.push(items.slice(start, start + size));
-  return parts;
+/** A string batch the pool is sending: where it is cut, and the landing its parts need. */
+interface StringBatch {
+  urls: readonly string[];
+  /** Part i is urls[bounds[i]..bounds[i + 1]); no part is empty. */
+  bounds: number[];
+  /** Any of its parts written as lines, and similar ones of later batches: the largest plus an eighth. */
+  landingBytes: number;
+}
+
+/** Cuts a string batch into at most `count` consecutive parts of similar length. */
+function stringBatch(urls: readonly string[], count: number): StringBatch {
+  const size = Math.ceil(urls.length / count);
+  const bounds = [0];
+  let largest = 0;
+  for (let start = 0; start < urls.length; start += size) {
+    const end = Math.min(urls.length, start + size);
+    bounds.push(end);
+    largest = Math.max(largest, linesCapacity(urls, start, end));
+  }
+  return { urls, bounds, landingBytes: largest + (largest >> 3) };
+}
+
+function holdsLineFeed(urls: readonly string[], start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (urls[i]!.includes("\n")) return true;
+  return false;
 }

@@ -61,8 +61,9 @@ export interface RawBatch {
 
 /**
  * For the worker pool (parallel-worker.ts), not part of the API: `robots[classifyInMemory](pointer,
- * length, agents, withLines)` classifies a newline batch that already lies in the engine's own
- * memory, where the pool wrote it, without copying it.
+ * length, agents, withLines, strings?)` classifies a newline batch that already lies in the
+ * engine's own memory, where the pool wrote it, without copying it; with `strings`, that many
+ * strings written as lines (url-bytes.ts).
  */
 export const classifyInMemory = Symbol("classifyInMemory");
 
@@ -409,9 +410,11 @@ export class Robots implements RobotsTxt {
     return this.#match(pointer, length, 0, count, mode | MatchMode.stripCarriageReturn);
   }
 
-  [classifyInMemory](pointer: number, length: number, agents: readonly string[], withLines: boolean): RawBatch {
+  [classifyInMemory](pointer: number, length: number, agents: readonly string[], withLines: boolean, strings?: number): RawBatch {
     this.#scope(agents);
-    return this.#matchLines(pointer, length, withLines ? MatchMode.lines : 0);
+    const mode = withLines ? MatchMode.lines : 0;
+    // Strings written as lines (url-bytes.ts): one line each, and a CR stays part of its string.
+    return strings === undefined ? this.#matchLines(pointer, length, mode) : this.#match(pointer, length, 0, strings, mode);
   }
 
   /** A string batch: each chunk written as lines (url-bytes.ts), with offsets only when a URL holds an LF. */

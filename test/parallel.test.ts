@@ -66,6 +66,29 @@ describe("RobotsWorkerPool", () => {
     expect(parts().copied).toBe(8);
   });
 
+  it("writes string parts into the workers' memory as lines once they have made room, and clones a part with an LF in a string", async () => {
+    const pool = await RobotsWorkerPool.create(body, { workers: 2 });
+    pools.push(pool);
+    const parts = () => pool[partCounts]();
+    // CRs stay part of their strings, as one thread keeps them; non-ASCII is written as UTF-8.
+    const strings = urls.map((url, i) => (i % 5 === 0 ? `${url}\r` : i % 7 === 0 ? `${url}/\u00fc\u4e2d` : url));
+    const check = async (batch: string[]) => expect(await pool.classifyWithLines(batch, "Googlebot")).toEqual(single.classifyWithLines(batch, "Googlebot"));
+    // Each slot's first part is cloned while its worker makes a landing; the later parts land.
+    await check(strings);
+    const first = parts();
+    expect(first.copied).toBe(0);
+    expect(first.landed).toBeGreaterThan(0);
+    const perBatch = 16;
+    await check(strings);
+    expect(parts().landed).toBe(first.landed + perBatch);
+    // One string with an LF: its part is cloned (as a line it would read as two), the rest land.
+    const withLineFeed = strings.slice();
+    withLineFeed[5] = "http://www.example.com/a\nb";
+    await check(withLineFeed);
+    expect(parts().landed).toBe(first.landed + 2 * perBatch - 1);
+    expect(parts().copied).toBe(0);
+  });
+
   it("keeps concurrent byte batches apart, and reuses its shared buffers without reading stale bytes", async () => {
     const pool = await RobotsWorkerPool.create(body, { workers: 2 });
     pools.push(pool);
