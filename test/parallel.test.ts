@@ -3,9 +3,11 @@
  * It runs the built package (dist/), since worker threads load JavaScript files.
  */
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { initSync, Robots } from "../dist/index.js";
 import { partCounts, RobotsWorkerPool, splitAtLines } from "../dist/parallel.js";
+import { url } from "./support/generators.js";
 
 const root = new URL("../", import.meta.url);
 const body = readFileSync(new URL("examples/robots.txt", root));
@@ -87,6 +89,28 @@ describe("RobotsWorkerPool", () => {
     await check(withLineFeed);
     expect(parts().landed).toBe(first.landed + 2 * perBatch - 1);
     expect(parts().copied).toBe(0);
+  });
+
+  it("answers random string batches as one thread does, parts landed or cloned (fast-check)", async () => {
+    // `$` rules tell whether a string's last byte was kept: a CR must stay part of its string.
+    const anchored = "User-agent: *\nDisallow: /*a$\nDisallow: /*/$\nAllow: /*\u00fc$\n";
+    const pool = await RobotsWorkerPool.create(anchored, { workers: 2 });
+    pools.push(pool);
+    const oneThread = Robots.parse(anchored);
+    // Strings as the property tests make them, and raw ones (CR, LF, surrogates), in batches of
+    // varied sizes, so that parts land in landings made by earlier batches, or are cloned.
+    const raw = fc.array(fc.constantFrom("http://example.com/", "a", "/", "\r", "\u00fc", "\ud800", "*"), { maxLength: 8 }).map((units) => units.join(""));
+    // An LF is rare, so that most parts land (a part with one is cloned).
+    const withLineFeed = raw.map((text) => `${text}\n${text}`);
+    const strings = fc.array(fc.oneof({ weight: 100, arbitrary: url }, { weight: 100, arbitrary: raw }, { weight: 1, arbitrary: withLineFeed }), { maxLength: 300 });
+    await fc.assert(
+      fc.asyncProperty(strings, fc.constantFrom("Googlebot", "other"), async (batch, agent) => {
+        expect(await pool.classifyWithLines(batch, agent)).toEqual(oneThread.classifyWithLines(batch, agent));
+      }),
+      { seed: 20261126, numRuns: 150 },
+    );
+    expect(pool[partCounts]().landed).toBeGreaterThan(100);
+    oneThread.dispose();
   });
 
   it("keeps concurrent byte batches apart, and reuses its shared buffers without reading stale bytes", async () => {
