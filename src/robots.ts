@@ -201,12 +201,11 @@ export class Robots implements RobotsTxt {
     const scope = this.#scope(agents);
     const engine = this.#engine;
     const handle = this.#handle;
-    const encoded = utf8Encoder.encode(url);
-    const urlPointer = engine.scratch("urls", encoded.length);
-    engine.bytes.set(encoded, urlPointer);
+    const urlPointer = engine.scratch("urls", url.length * 3);
+    const length = writeUrl(url, engine.bytes, urlPointer);
     const capacity = engine.exports.ruleCount(handle);
     const out = engine.scratch("details", capacity * 4);
-    const count = engine.call(() => engine.exports.matchAll(handle, urlPointer, encoded.length, out, capacity));
+    const count = engine.call(() => engine.exports.matchAll(handle, urlPointer, length, out, capacity));
     const rules = Array.from(engine.words.subarray(out >>> 2, (out >>> 2) + count));
     return rules.map((rule) => ({
       kind: engine.exports.ruleIsAllow(handle, rule) ? "allow" : "disallow",
