@@ -2,7 +2,8 @@
  * String batches become UTF-8 lines (src/url-bytes.ts): the bytes are exactly TextEncoder's of
  * each string and a line feed, for flat strings, ropes, non-ASCII text and lone surrogates, within
  * linesCapacity, and at any offset into the target: with Node's Buffer.write (what Node uses) and
- * with TextEncoder.encodeInto (what browsers use).
+ * with TextEncoder.encodeInto (what browsers use). A single URL (writeUrl) is written as
+ * TextEncoder writes it too.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
