@@ -7,6 +7,7 @@ import { CHECK_FETCH_HELP, checkFetchOptions, fetchClassifier } from "./check-fe
 import { formatBatch, formatCounts, ruleTexts, type CheckFormat, type RuleTexts } from "./check-output.js";
 import { FETCH_OPTIONS } from "./fetch.js";
 import { CliError } from "./cli-error.js";
+import { lineBatches } from "./line-batches.js";
 import { Progress } from "./progress.js";
 import { sourceLines } from "../index.js";
 import { RobotsWorkerPool } from "../parallel.js";
@@ -138,47 +139,6 @@ function write(out: Writable, data: Uint8Array | string): Promise<void> | undefi
   return new Promise((resolve) => out.once("drain", resolve));
 }
 
-/**
- * Batches of complete lines from a byte stream (the last one may lack its final LF), of about
- * `batchBytes` or more: a pipe hands over 64 KiB at a time, and a batch that small costs the
- * engine's per-call work per 64 KiB, and a worker pool its messages per part (two workers were
- * slower than one on piped input). Small reads are gathered and joined; a read of `batchBytes`
- * (a file's) is decided as it lies, and only the line split between it and the bytes before it
- * is joined, into a batch of its own.
- */
-async function* lineBatches(input: Readable, urlsFile: string, batchBytes: number): AsyncGenerator<{ batch: Buffer; bytesRead: number }> {
-  // Bytes read and not yet in a batch: complete lines and the start of one.
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let bytesRead = 0;
-  try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
-      bytesRead += chunk.length;
-      const firstNewline = pendingBytes + chunk.length < batchBytes ? -1 : chunk.indexOf(0x0a);
-      if (firstNewline < 0) {
-        pending.push(chunk);
-        pendingBytes += chunk.length;
-        continue;
-      }
-      let start = 0;
-      if (pendingBytes > 0) {
-        yield { batch: Buffer.concat([...pending, chunk.subarray(0, firstNewline + 1)]), bytesRead };
-        start = firstNewline + 1;
-      }
-      const lastNewline = chunk.lastIndexOf(0x0a);
-      // A view: the stream hands out a new buffer for each chunk.
-      if (lastNewline >= start) yield { batch: chunk.subarray(start, lastNewline + 1), bytesRead };
-      const rest = chunk.subarray(lastNewline + 1);
-      pending = rest.length > 0 ? [rest] : [];
-      pendingBytes = rest.length;
-    }
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") throw new CliError(`check: cannot read URLs from "${urlsFile}": ${code}`);
-    throw error;
-  }
-  if (pendingBytes > 0) yield { batch: pending.length === 1 ? pending[0] : Buffer.concat(pending), bytesRead };
-}
 
 function plainView(batch: Uint8Array): Uint8Array {
   return new Uint8Array(batch.buffer, batch.byteOffset, batch.byteLength);
