@@ -139,7 +139,6 @@ function write(out: Writable, data: Uint8Array | string): Promise<void> | undefi
   return new Promise((resolve) => out.once("drain", resolve));
 }
 
-
 function plainView(batch: Uint8Array): Uint8Array {
   return new Uint8Array(batch.buffer, batch.byteOffset, batch.byteLength);
 }
