@@ -227,7 +227,7 @@ export class RobotsWorkerPool {
     const { urls, bounds } = batch;
     const start = bounds[i];
     const end = bounds[i + 1];
-    const bytes = holdsLineFeed(urls, start, end) ? Infinity : linesCapacity(urls, start, end);
+    const bytes = holdsLineFeed(urls, start, end) ? Infinity : batch.capacities[i];
     const land = (memory: Uint8Array, pointer: number): LandedPart =>
       ({ landed: true, start: pointer, end: pointer + writeLines(urls, start, end, memory, pointer), strings: end - start });
     return this.#landOrSend(to, slot, bytes, batch.landingBytes, land, () => urls.slice(start, end));
@@ -382,6 +382,8 @@ interface StringBatch {
   urls: readonly string[];
   /** Part i is urls[bounds[i]..bounds[i + 1]); no part is empty. */
   bounds: number[];
+  /** Part i's linesCapacity. */
+  capacities: number[];
   /** Any of its parts written as lines, and similar ones of later batches: the largest plus an eighth. */
   landingBytes: number;
 }
@@ -390,13 +392,14 @@ interface StringBatch {
 function stringBatch(urls: readonly string[], count: number): StringBatch {
   const size = Math.ceil(urls.length / count);
   const bounds = [0];
-  let largest = 0;
+  const capacities: number[] = [];
   for (let start = 0; start < urls.length; start += size) {
     const end = Math.min(urls.length, start + size);
     bounds.push(end);
-    largest = Math.max(largest, linesCapacity(urls, start, end));
+    capacities.push(linesCapacity(urls, start, end));
   }
-  return { urls, bounds, landingBytes: largest + (largest >> 3) };
+  const largest = Math.max(0, ...capacities);
+  return { urls, bounds, capacities, landingBytes: largest + (largest >> 3) };
 }
 
 function holdsLineFeed(urls: readonly string[], start: number, end: number): boolean {

@@ -428,28 +428,28 @@ export class Robots implements RobotsTxt {
       if (newlines === end - start) {
         chunks.push(this.#match(pointer, written, 0, end - start, mode));
       } else {
-        chunks.push(this.#matchWithOffsets(urls.slice(start, end), mode));
+        chunks.push(this.#matchWithOffsets(urls, start, end, mode));
       }
     }
     return concatBatches(chunks, urls.length, mode !== 0);
   }
 
-  /** Fallback for URLs that contain LF themselves: explicit [start, end) offsets per URL. */
-  #matchWithOffsets(part: readonly string[], mode: number): RawBatch {
+  /** Fallback for urls[start..end) when some hold an LF themselves: explicit [start, end) byte offsets per URL. */
+  #matchWithOffsets(urls: readonly string[], start: number, end: number, mode: number): RawBatch {
     const engine = this.#engine;
-    let capacity = 0;
-    for (const url of part) capacity += url.length * 3;
-    const offsetsPointer = engine.scratch("offsets", (part.length + 1) * 4);
-    const pointer = engine.scratch("urls", capacity);
+    const count = end - start;
+    const offsetsPointer = engine.scratch("offsets", (count + 1) * 4);
+    // Room for the lines' form; written here without the line feeds.
+    const pointer = engine.scratch("urls", linesCapacity(urls, start, end));
     const bytes = engine.bytes;
     const words = engine.words;
     let at = pointer;
-    for (let i = 0; i < part.length; i++) {
+    for (let i = 0; i < count; i++) {
       words[(offsetsPointer >>> 2) + i] = at - pointer;
-      at += writeUrl(part[i], bytes, at);
+      at += writeUrl(urls[start + i]!, bytes, at);
     }
-    words[(offsetsPointer >>> 2) + part.length] = at - pointer;
-    return this.#match(pointer, at - pointer, offsetsPointer, part.length, mode);
+    words[(offsetsPointer >>> 2) + count] = at - pointer;
+    return this.#match(pointer, at - pointer, offsetsPointer, count, mode);
   }
 
   /** Runs matchBatch; `count` ALL_LINES (newline batches without details) decides every line. */
