@@ -46,9 +46,11 @@ for (const spec of GENERATED.filter((candidate) => ONLY.includes(candidate.name)
   for (const [name, urls] of [...classes].sort((a, b) => b[1].length - a[1].length)) {
     if (urls.length >= workload.urls.length * MIN_CLASS_SHARE) batches.set(`/${name}`, urls);
   }
-  const bytesOf = new Map([...batches].map(([name, urls]) => [name, urlBytes(urls)]));
   const tasks: TaskSpec[] = [{ name: "all", fn: () => robots.classify(workload.bytes, AGENT) }];
-  for (const [name, bytes] of bytesOf) tasks.push({ name, fn: () => robots.classify(bytes, AGENT) });
+  for (const [name, urls] of batches) {
+    const bytes = urlBytes(urls);
+    tasks.push({ name, fn: () => robots.classify(bytes, AGENT) });
+  }
   const timings = await runRounds(spec.name, tasks, SETTINGS);
   robots.dispose();
   const nsPerUrl = (task: string, count: number) => (timings.get(task)!.median * 1e6) / count;
