@@ -188,16 +188,16 @@ export async function runCheck(args: string[]): Promise<number> {
   try {
     const batchBytes = options.workers > 1 ? READ_CHUNK_BYTES * Math.min(options.workers, MAX_BATCH_WORKERS) : ONE_THREAD_BATCH_BYTES;
     for await (const { batch, bytesRead } of lineBatches(openUrls(options.urlsFile, batchBytes), options.urlsFile, batchBytes)) {
+      let allowed: Uint8Array;
       if (options.count) {
-        const allowed = await classifier.classify(batch);
-        total += allowed.length;
-        allowedCount += countAllowed(allowed);
+        allowed = await classifier.classify(batch);
       } else {
         const result = await classifier.classifyWithLines(batch);
-        total += result.allowed.length;
-        allowedCount += countAllowed(result.allowed);
+        allowed = result.allowed;
         await write(process.stdout, formatBatch(options.format, batch, result, rules));
       }
+      total += allowed.length;
+      allowedCount += countAllowed(allowed);
       progress?.update(total, bytesRead);
     }
   } finally {
