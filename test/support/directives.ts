@@ -140,8 +140,12 @@ const rawTextElement = fc
   )
   .map(([tag, attrs, content, close]) => `<${tag}${attrs}>${content}${close.replace("$", tag.toLowerCase() === "title" ? "TITLE" : tag)}`);
 
-/** Items that may sit inside a noscript block without leaving a special element open. */
-const noscriptSafe = fc.oneof(metaTag, pick("hello", " ", "&amp;", "a<b"), pick("<span>", "</span>", "<img src=x>", "<b>x</b>", "<link rel=y>", "<!-- c -->", "<br>", "<a>"));
+/**
+ * Items that may sit inside a noscript block without leaving it open: no special element, and no
+ * `<` that starts a tag (`a<b` before `</noscript>` reads as a tag `b<` whose attribute is
+ * `noscript`, so the block stays open, and a later `<div>` that closes an enclosing `<p>` closes it too).
+ */
+const noscriptSafe = fc.oneof(metaTag, pick("hello", " ", "&amp;", "a < b"), pick("<span>", "</span>", "<img src=x>", "<b>x</b>", "<link rel=y>", "<!-- c -->", "<br>", "<a>"));
 
 /**
  * A page: optional prologue, then a random mix; rarely an unterminated ending. `nulText`: NUL
