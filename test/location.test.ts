@@ -1,6 +1,10 @@
 /** robotsUrl and originOf: which robots.txt governs a page (docs/crawler-policy.md section 1). */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { originOf, robotsUrl } from "../src/index.js";
+import { originOf, robotsUrl, RobotsError } from "../src/index.js";
+
+const seed = Number(process.env.FC_SEED ?? 20261126);
+const numRuns = Number(process.env.FC_RUNS ?? 1000);
 
 /** One test per [page URL, robots.txt URL] pair; the title takes the pair through %s. */
 function robotsUrlCases(title: string, cases: [string, string][]): void {
@@ -103,5 +107,60 @@ describe("errors", () => {
 
   it.each([undefined, null, 42, {}])("refuses a non-string: %j", (value) => {
     expect(() => originOf(value as never)).toThrow(withCode("ROBOTS_ERR_INVALID_URL"));
+  });
+});
+
+describe("any input (fast-check)", () => {
+  const pageUrl = fc.webUrl({
+    validSchemes: ["http", "https", "ftp"],
+    withQueryParameters: true,
+    withFragments: true,
+    authoritySettings: { withIPv4: true, withIPv6: true, withPort: true, withUserInfo: true },
+  });
+
+  it("puts robots.txt at the top of a page's origin, and a robots.txt URL governs itself", () => {
+    fc.assert(
+      fc.property(pageUrl, (page) => {
+        const robots = robotsUrl(page);
+        const parsed = new URL(robots);
+        expect(parsed.pathname).toBe("/robots.txt");
+        expect(parsed.search + parsed.hash + parsed.username + parsed.password).toBe("");
+        expect(originOf(robots)).toBe(originOf(page));
+        expect(robotsUrl(robots)).toBe(robots);
+      }),
+      { seed, numRuns },
+    );
+  });
+
+  it("answers any string with a robots.txt URL or a RobotsError with a code, never another error", () => {
+    const text = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 40 }),
+      // `http:host` without slashes is still a URL to the WHATWG parser (a special scheme).
+      pageUrl.map((url) => url.replace(/\//g, "")),
+      fc.string({ unit: "binary", maxLength: 40 }).map((rest) => `http://${rest}`),
+    );
+    const seen = { answers: 0, errors: 0 };
+    fc.assert(
+      fc.property(text, (input) => {
+        let answer: string | undefined;
+        let thrown: unknown;
+        try {
+          answer = robotsUrl(input);
+        } catch (error) {
+          thrown = error;
+        }
+        if (thrown === undefined) {
+          seen.answers++;
+          expect(answer).toMatch(/^(https?|ftp):\/\/[^/?#]+\/robots\.txt$/);
+        } else {
+          seen.errors++;
+          expect(thrown).toBeInstanceOf(RobotsError);
+          expect(["ROBOTS_ERR_INVALID_URL", "ROBOTS_ERR_UNSUPPORTED_SCHEME"]).toContain((thrown as RobotsError).code);
+        }
+      }),
+      { seed, numRuns },
+    );
+    // Both outcomes occur often: the property is not decided by one branch alone.
+    expect(Math.min(seen.answers, seen.errors)).toBeGreaterThan(numRuns / 10);
   });
 });
