@@ -1,7 +1,9 @@
 /**
  * RobotsCache against real HTTP servers on 127.0.0.1 (node:http), with a fake clock for
- * everything about time: docs/crawler-policy.md sections 2 to 4.
+ * everything about time: docs/crawler-policy.md sections 2 to 4. The eviction bounds are also
+ * checked against a model over random sequences of questions, through an injected fetch.
  */
+import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { initSync, Robots, RobotsCache, type RobotsCacheOptions } from "../src/index.js";
 import { defaultEngine } from "../src/init.js";
@@ -364,6 +366,79 @@ describe("crawler-policy 3: bounded by entries and bytes, least recently used ou
     cache.clear();
     expect([cache.size, cache.bytes]).toEqual([0, 0]);
     expect(() => robots.sitemaps).toThrow(/disposed/);
+  });
+});
+
+describe("crawler-policy 3: the bounds under any sequence of questions (fast-check, an injected fetch)", () => {
+  const seed = Number(process.env.FC_SEED ?? 20261126);
+  const numRuns = Number(process.env.FC_RUNS ?? 100);
+  /** Origin k's robots.txt: k rules, so that origins differ in size. */
+  const bodyOf = (k: number) => `User-agent: *\n${Array.from({ length: k * 40 }, (_, i) => `Disallow: /o${k}/p${i}/*.x$`).join("\n")}\n`;
+  const originNamed = (k: number) => `https://o${k}.example`;
+
+  /** A cache on a frozen clock whose fetch serves bodyOf and logs the origins it fetched. */
+  function cacheFetching(options: RobotsCacheOptions, fetched: string[]): RobotsCache {
+    return new RobotsCache({
+      ...options,
+      now: () => START,
+      fetch: async (input) => {
+        const { origin } = new URL(String(input));
+        fetched.push(origin);
+        return new Response(bodyOf(Number(/o(\d+)/.exec(origin)![1])));
+      },
+    });
+  }
+
+  it("keeps the most recently used maxEntries origins, in that order, and fetches only the others", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 30 }), async (maxEntries, asks) => {
+        const fetched: string[] = [];
+        const cache = cacheFetching({ maxEntries }, fetched);
+        // The model: origins from least to most recently used, and the fetches a miss makes.
+        const model: string[] = [];
+        const misses: string[] = [];
+        for (const k of asks) {
+          const origin = originNamed(k);
+          const at = model.indexOf(origin);
+          if (at >= 0) model.splice(at, 1);
+          else misses.push(origin);
+          model.push(origin);
+          if (model.length > maxEntries) model.shift();
+          await cache.isAllowed(`${origin}/o${k}/p1/a.x`, "ExampleBot");
+          expect(cache.toJSON().entries.map((entry) => entry.origin)).toEqual(model);
+        }
+        expect(fetched).toEqual(misses);
+        cache.clear();
+      }),
+      { seed, numRuns },
+    );
+  });
+
+  it("stays within maxTotalBytes, unless the origin just asked about exceeds it alone", async () => {
+    const one = cacheFetching({}, []);
+    await one.isAllowed(`${originNamed(6)}/`, "ExampleBot");
+    const largest = one.bytes;
+    one.clear();
+    let runsWithEvictions = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 3 * largest }), fc.array(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 30 }), async (maxTotalBytes, asks) => {
+        const cache = cacheFetching({ maxTotalBytes }, []);
+        const asked = new Set<string>();
+        for (const k of asks) {
+          asked.add(originNamed(k));
+          await cache.isAllowed(`${originNamed(k)}/o${k}/p2/b.x`, "ExampleBot");
+          const origins = cache.toJSON().entries.map((entry) => entry.origin);
+          expect(origins.at(-1)).toBe(originNamed(k));
+          if (cache.bytes > maxTotalBytes) expect(origins).toEqual([originNamed(k)]);
+        }
+        if (cache.size < asked.size) runsWithEvictions++;
+        cache.clear();
+        expect([cache.size, cache.bytes]).toEqual([0, 0]);
+      }),
+      { seed, numRuns },
+    );
+    // Not vacuous: the byte bound evicted origins in many runs.
+    expect(runsWithEvictions).toBeGreaterThan(numRuns / 4);
   });
 });
 
