@@ -233,5 +233,6 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 function networkDetail(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-  return cause === undefined || cause === message ? message : `${message}: ${cause}`;
+  // A cause without a message (Node's fetch gives one for an HTTP 407) adds nothing.
+  return cause === undefined || cause === "" || cause === message ? message : `${message}: ${cause}`;
 }

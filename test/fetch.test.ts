@@ -4,6 +4,7 @@
  * the last suite, which checks the injection point itself.
  */
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fetchRobots, MAX_REDIRECTS } from "../src/index.js";
 import { maxAgeOf } from "../src/fetch-outcome.js";
@@ -166,9 +167,66 @@ describe("RFC 9309 2.3.1.3 and 2.3.1.4: status codes", () => {
     expect(result.body.length).toBe(0);
   });
 
+  it("counts a 407 (a proxy wants credentials) as unreachable: Node's fetch reports it as a network error", async () => {
+    net.site.route("/status/407", status(407));
+    const result = await fetchPath("/status/407");
+    expect(result).toMatchObject({ status: null, outcome: "unreachable", reason: "network-error", detail: "fetch failed" });
+  });
+
   it("maps 429 to unavailable on request (RFC 9309 groups it with 4xx; Google with 5xx)", async () => {
     net.site.route("/status/429", status(429));
     expect(await fetchPath("/status/429", { on429: "unavailable" })).toMatchObject({ outcome: "unavailable", reason: "rate-limited" });
+  });
+});
+
+describe("RFC 9309 2.3.1: any chain of redirects ending in any status (fast-check, a real server)", () => {
+  const seed = Number(process.env.FC_SEED ?? 20261126);
+  const numRuns = Number(process.env.FC_RUNS ?? 150);
+  const followed = fc.constantFrom(301, 302, 303, 307, 308);
+  /** The final status: any from 200 to 599 (a redirect status there is one more hop, without a Location). */
+  const final = fc.integer({ min: 200, max: 599 });
+
+  /** The RFC's table, written out here rather than imported, for the final status of a chain. */
+  function expectedOf(code: number): { outcome: string; reason: string } {
+    if (code >= 200 && code <= 299) return { outcome: "ok", reason: "ok" };
+    if (code === 429) return { outcome: "unreachable", reason: "rate-limited" };
+    if (code >= 400 && code <= 499) return { outcome: "unavailable", reason: "client-error" };
+    if (code >= 300 && code <= 399) return { outcome: "unavailable", reason: "redirect-invalid" };
+    return { outcome: "unreachable", reason: "server-error" };
+  }
+
+  it("follows up to five redirects and maps the last status by the RFC's table; a sixth hop is the limit", async () => {
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(followed, { maxLength: 7 }), final, async (hops, code) => {
+        run++;
+        // Each run has its own paths, so that no route of an earlier run is reused.
+        const path = (i: number) => `/p${run}/hop${i}`;
+        hops.forEach((hop, i) => net.site.route(path(i), redirect(path(i + 1), hop)));
+        net.site.route(path(hops.length), code >= 200 && code <= 299 ? text(RULES, {}, code) : status(code));
+        const result = await fetchPath(path(0));
+        if (hops.length > MAX_REDIRECTS) {
+          expect(result).toMatchObject({ outcome: "unavailable", reason: "redirect-limit" });
+          expect(net.site.requests).toHaveLength(MAX_REDIRECTS + 1);
+          return;
+        }
+        const requests = hops.map((_, i) => path(i)).concat(path(hops.length));
+        // Node's fetch asks again once, on a new connection, after a 421 (Misdirected Request).
+        if (code === 421 && net.site.requests.length === requests.length + 1) requests.push(path(hops.length));
+        expect(net.site.requests).toEqual(requests);
+        if (code === 407) {
+          // Node's fetch (the Fetch standard, outside a browser) turns a 407 into a network error:
+          // the last status seen is the last redirect's.
+          expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", status: hops.at(-1) ?? null });
+          return;
+        }
+        expect(result).toMatchObject({ ...expectedOf(code), status: code, finalUrl: `${net.site.origin}${path(hops.length)}` });
+        // A body counts only from a 2xx: the rules of anything else are never read.
+        const bodyless = code === 204 || code === 205;
+        expect(result.body.length).toBe(code >= 200 && code <= 299 && !bodyless ? RULES.length : 0);
+      }),
+      { seed, numRuns },
+    );
   });
 });
 
