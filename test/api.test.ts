@@ -1,5 +1,6 @@
 /** The public entry point: loading, misuse errors of the WASM facade, traps at the boundary. */
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { encodeUrl, init, initSync, isRobotsError, parseCrawlDelay, parseRequestRate, Robots, RobotsError } from "../src/index.js";
 import { loadEngine } from "../src/wasm.js";
@@ -47,6 +48,18 @@ describe("helpers", () => {
     expect(robots.isAllowed("http://a.com/café", "a")).toBe(true); // raw bytes: Google compares as given
     expect(robots.isAllowed(encodeUrl("http://a.com/café"), "a")).toBe(false);
     robots.dispose();
+  });
+
+  it("encodeUrl on any text: printable ASCII out, idempotent, and decodeURIComponent gives back text without a %", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: "grapheme", maxLength: 30 }), fc.string({ unit: "binary-ascii", maxLength: 30 })), (text) => {
+        const encoded = encodeUrl(text);
+        expect(encoded).toMatch(/^[!#$%&'()*+,\-./0-9:;=?@A-Z[\]_a-z~]*$/);
+        expect(encodeUrl(encoded)).toBe(encoded);
+        if (!text.includes("%")) expect(decodeURIComponent(encoded)).toBe(text);
+      }),
+      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 1000) },
+    );
   });
 
   it("parse crawl-delay and request-rate values", () => {
