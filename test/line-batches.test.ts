@@ -39,7 +39,7 @@ describe("lineBatches", () => {
           if (i < batches.length - 1) expect(batch[batch.length - 1]).toBe(0x0a);
         });
       }),
-      { seed: 20261126, numRuns: 500 },
+      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 500) },
     );
   });
 
@@ -53,7 +53,7 @@ describe("lineBatches", () => {
         // A batch is yielded once the gathered bytes reach batchBytes, up to the last line end.
         for (const batch of batches.slice(0, -1)) expect(batch.length).toBeGreaterThanOrEqual(batchBytes - largestRead);
       }),
-      { seed: 20261126, numRuns: 500 },
+      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 500) },
     );
     // 64 KiB reads of 1,000 lines of 100 bytes into 256 KiB batches: one batch, not two.
     const lines = Buffer.from(`${"x".repeat(99)}\n`.repeat(1000));

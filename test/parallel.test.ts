@@ -107,7 +107,7 @@ describe("RobotsWorkerPool", () => {
       fc.asyncProperty(strings, fc.constantFrom("Googlebot", "other"), async (batch, agent) => {
         expect(await pool.classifyWithLines(batch, agent)).toEqual(oneThread.classifyWithLines(batch, agent));
       }),
-      { seed: 20261126, numRuns: 150 },
+      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 150) },
     );
     expect(pool[partCounts]().landed).toBeGreaterThan(100);
     oneThread.dispose();

@@ -1540,7 +1540,7 @@ describe.each(implementations)("$name", (impl) => {
     );
     const agent = fc.oneof(fc.constantFrom("Googlebot", "*", "", "Foo Bar", "a"), fc.string({ maxLength: 12 }), fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }));
 
-    it.each(PROFILES)("random and token-soup bodies, %s profile (fixed seed)", (profile) => {
+    it.each(PROFILES)("random and token-soup bodies, %s profile (fixed seed unless FC_SEED)", (profile) => {
       fc.assert(
         fc.property(robotsBytes, fc.array(urlText, { minLength: 1, maxLength: 8 }), agent, fc.constantFrom(512_000, 40, Infinity), (body, urls, who, maxBytes) => {
           const robots = parse(body, { profile, maxBytes });
@@ -1561,7 +1561,7 @@ describe.each(implementations)("$name", (impl) => {
           expect(robots.records.every((r) => r.line >= 1 && r.line <= robots.lines.length)).toBe(true);
           robots.dispose();
         }),
-        { seed: 20_240_601, numRuns: 300 },
+        { seed: Number(process.env.FC_SEED ?? 20_240_601), numRuns: Number(process.env.FC_RUNS ?? 300) },
       );
     });
 

@@ -35,7 +35,7 @@ describe.each([
         expect(bytes.subarray(0, at).every((byte) => byte === 0xaa)).toBe(true);
         expect(bytes.subarray(at + written).every((byte) => byte === 0xaa)).toBe(true);
       }),
-      { seed: 20261126, numRuns: 500 },
+      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 500) },
     );
   });
 
@@ -66,7 +66,7 @@ describe("writeUrl", () => {
         expect(bytes.subarray(at, at + written)).toEqual(encoder.encode(text));
         expect(bytes.subarray(at + written).every((byte) => byte === 0xaa)).toBe(true);
       }),
-      { seed: 20261126, numRuns: 1000 },
+      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 1000) },
     );
     expect(writeUrl("/a\u00fcb\ud83d\ude00", new Uint8Array(32), 3)).toBe(2 + 2 + 1 + 4);
   });
