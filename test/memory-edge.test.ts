@@ -121,7 +121,7 @@ describe.each(setups)("URLs that end at the last byte of memory ($name)", ({ con
           // A final empty URL leaves the batch ending in an LF (or empty), and no line follows a
           // final LF: the engine decides one URL fewer, as the host's newline batches count them.
           const plain = urls.map((url, i) => ({ url, i })).filter(({ url }) => !/[\r\n]/.test(url));
-          const lines = plain.length > 0 && plain[plain.length - 1]!.url === "" ? plain.slice(0, -1) : plain;
+          const lines = plain.at(-1)?.url === "" ? plain.slice(0, -1) : plain;
           if (plain.length > 0) {
             const batch = encoder.encode(plain.map(({ url }) => url).join("\n"));
             decide(table, batch, 0, ALL_LINES, plain.length);
