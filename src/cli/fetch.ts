@@ -10,8 +10,9 @@ export const FETCH_HELP = `Usage: robots fetch [options] URL
 Fetches the robots.txt that governs URL (any page of the site) the way RobotsCache does, and
 prints the robots.txt URL, the outcome of the fetch (HTTP status, redirects, bytes, or the
 network error), the policy that follows (the file's rules, allow all for 4xx, disallow all for
-5xx and network failures) and when a cache would fetch it again. With --agent, also the
-verdict for URL. The exit code is 0 whatever the outcome; 2 on bad arguments.
+5xx and network failures, which include a proxy's 407) and when a cache would fetch it again.
+With --agent, also the verdict for URL. The exit code is 0 whatever the outcome; 2 on bad
+arguments.
 
 Options:
   --agent NAME            Also decide URL for this user-agent token (repeat to merge groups)
