@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { encodeUrl, init, initSync, isRobotsError, parseCrawlDelay, parseRequestRate, Robots, RobotsError } from "../src/index.js";
 import { loadEngine } from "../src/wasm.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
 describe("loading the engine", () => {
   it("refuses to parse before init with ROBOTS_ERR_NOT_INITIALIZED", () => {
@@ -58,7 +59,7 @@ describe("helpers", () => {
         expect(encodeUrl(encoded)).toBe(encoded);
         if (!text.includes("%")) expect(decodeURIComponent(encoded)).toBe(text);
       }),
-      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 1000) },
+      fuzzRuns(20261126, 1000),
     );
   });
 

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { initSync, Robots, RobotsCache, type RobotsCacheOptions } from "../src/index.js";
 import { defaultEngine } from "../src/init.js";
 import { redirect, silent, startServer, status, type TestServer, text, useServers } from "./support/robots-server.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
 initSync();
 
@@ -370,8 +371,7 @@ describe("crawler-policy 3: bounded by entries and bytes, least recently used ou
 });
 
 describe("crawler-policy 3: the bounds under any sequence of questions (fast-check, an injected fetch)", () => {
-  const seed = Number(process.env.FC_SEED ?? 20261126);
-  const numRuns = Number(process.env.FC_RUNS ?? 100);
+  const { seed, numRuns } = fuzzRuns(20261126, 100);
   /** Origin k's robots.txt: k rules, so that origins differ in size. */
   const bodyOf = (k: number) => `User-agent: *\n${Array.from({ length: k * 40 }, (_, i) => `Disallow: /o${k}/p${i}/*.x$`).join("\n")}\n`;
   const originNamed = (k: number) => `https://o${k}.example`;

@@ -5,9 +5,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { found, htmlPage, parse5Metas, scanners } from "./support/directives.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
-const seed = Number(process.env.FC_SEED ?? 20261122);
-const numRuns = Number(process.env.FC_RUNS ?? 1500);
+const { seed, numRuns } = fuzzRuns(20261122, 1500);
 
 /** name/content pairs of what a scanner finds. */
 const pairs = (tags: { name: string; content: string | null }[]) => tags.map((t) => [t.name, t.content]);

@@ -12,8 +12,9 @@ import {
 import { knownReferenceNames } from "../src/directives/charref.js";
 import { xRobotsTagFromLine } from "../src/directives/headers.js";
 import { parse5Metas, scanners } from "./support/directives.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
-const seed = Number(process.env.FC_SEED ?? 20261122);
+const fuzz = fuzzRuns(20261122, 300);
 
 function codeOf(run: () => unknown): RobotsErrorCode | undefined {
   try {
@@ -203,7 +204,7 @@ describe("serialisation round trips", () => {
           expect(meaning(scanner.read({ html: original.toMetaTags().join("\n") }))).toEqual(meaning(original));
         }
       }),
-      { seed, numRuns: 300 },
+      fuzz,
     );
   });
 });

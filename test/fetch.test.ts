@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { fetchRobots, MAX_REDIRECTS } from "../src/index.js";
 import { maxAgeOf } from "../src/fetch-outcome.js";
 import { drip, endless, redirect, silent, startServer, status, text, useServers } from "./support/robots-server.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
 const RULES = "User-agent: *\nDisallow: /private/\n";
 /** Generous for loaded machines: only the timeout tests wait for a timeout, and they set their own. */
@@ -180,8 +181,7 @@ describe("RFC 9309 2.3.1.3 and 2.3.1.4: status codes", () => {
 });
 
 describe("RFC 9309 2.3.1: any chain of redirects ending in any status (fast-check, a real server)", () => {
-  const seed = Number(process.env.FC_SEED ?? 20261126);
-  const numRuns = Number(process.env.FC_RUNS ?? 150);
+  const { seed, numRuns } = fuzzRuns(20261126, 150);
   const followed = fc.constantFrom(301, 302, 303, 307, 308);
   /** The final status: any from 200 to 599 (a redirect status there is one more hop, without a Location). */
   const final = fc.integer({ min: 200, max: 599 });

@@ -8,6 +8,7 @@ import { Readable } from "node:stream";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lineBatches } from "../src/cli/line-batches.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
 async function batchesOf(reads: readonly Buffer[], batchBytes: number): Promise<Buffer[]> {
   const batches: Buffer[] = [];
@@ -39,7 +40,7 @@ describe("lineBatches", () => {
           if (i < batches.length - 1) expect(batch[batch.length - 1]).toBe(0x0a);
         });
       }),
-      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 500) },
+      fuzzRuns(20261126, 500),
     );
   });
 
@@ -53,7 +54,7 @@ describe("lineBatches", () => {
         // A batch is yielded once the gathered bytes reach batchBytes, up to the last line end.
         for (const batch of batches.slice(0, -1)) expect(batch.length).toBeGreaterThanOrEqual(batchBytes - largestRead);
       }),
-      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 500) },
+      fuzzRuns(20261126, 500),
     );
     // 64 KiB reads of 1,000 lines of 100 bytes into 256 KiB batches: one batch, not two.
     const lines = Buffer.from(`${"x".repeat(99)}\n`.repeat(1000));

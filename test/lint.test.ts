@@ -13,6 +13,7 @@ import type { LintCode, LintReport, ParseOptions } from "../src/types.js";
 import { corpusBody, corpusEntries, fixturesDir } from "./support/fixtures.js";
 import { robotsBody } from "./support/generators.js";
 import { implementations, reference, wasmImplementations, type Implementation } from "./support/implementations.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
 const lintDir = join(fixturesDir, "lint");
 
@@ -133,8 +134,7 @@ describe.each(implementations)("$name lints (robots-txt.md section 5)", (impl) =
 });
 
 describe("random files (fast-check)", () => {
-  const seed = Number(process.env.FC_SEED ?? 20261126);
-  const numRuns = Number(process.env.FC_RUNS ?? 300);
+  const { seed, numRuns } = fuzzRuns(20261126, 300);
 
   it("lints any bytes without a throw, with findings on lines of the file, and the same report from every implementation", () => {
     const profiles: ParseOptions[] = [{}, { profile: "rfc9309", maxBytes: Infinity }, { maxBytes: 200 }];

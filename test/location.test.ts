@@ -2,9 +2,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { originOf, robotsUrl, RobotsError } from "../src/index.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
-const seed = Number(process.env.FC_SEED ?? 20261126);
-const numRuns = Number(process.env.FC_RUNS ?? 1000);
+const { seed, numRuns } = fuzzRuns(20261126, 1000);
 
 /** One test per [page URL, robots.txt URL] pair; the title takes the pair through %s. */
 function robotsUrlCases(title: string, cases: [string, string][]): void {

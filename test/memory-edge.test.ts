@@ -13,15 +13,14 @@ import { robotsCase } from "./support/generators.js";
 import { reference } from "./support/implementations.js";
 import { encodeAgents, putBytes } from "./support/raw-exports.js";
 import type { Profile } from "../src/types.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
 const binary = readFileSync(new URL("../build/release.wasm", import.meta.url));
 const encoder = new TextEncoder();
 const AGENT = "FooBot";
 const LINES_MODE = 1;
 const ALL_LINES = 0xffffffff;
-/** Fixed so CI is reproducible; FC_SEED and FC_RUNS fuzz further. */
-const seed = Number(process.env.FC_SEED ?? 20261124);
-const numRuns = Number(process.env.FC_RUNS ?? 150);
+const { seed, numRuns } = fuzzRuns(20261124, 150);
 
 /** The release build with its match plan set up as each strategy needs. */
 const setups = [

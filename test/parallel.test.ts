@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { initSync, Robots } from "../dist/index.js";
 import { partCounts, RobotsWorkerPool, splitAtLines } from "../dist/parallel.js";
 import { url } from "./support/generators.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
 const root = new URL("../", import.meta.url);
 const body = readFileSync(new URL("examples/robots.txt", root));
@@ -107,7 +108,7 @@ describe("RobotsWorkerPool", () => {
       fc.asyncProperty(strings, fc.constantFrom("Googlebot", "other"), async (batch, agent) => {
         expect(await pool.classifyWithLines(batch, agent)).toEqual(oneThread.classifyWithLines(batch, agent));
       }),
-      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 150) },
+      fuzzRuns(20261126, 150),
     );
     expect(pool[partCounts]().landed).toBeGreaterThan(100);
     oneThread.dispose();

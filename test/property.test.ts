@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 import { agentQuery, robotsBody, robotsCase, url } from "./support/generators.js";
 import { reference, wasmImplementations } from "./support/implementations.js";
 import type { Profile } from "../src/types.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
-const seed = Number(process.env.FC_SEED ?? 20261122);
-const numRuns = Number(process.env.FC_RUNS ?? 2000);
+const { seed, numRuns } = fuzzRuns(20261122, 2000);
 const profiles: Profile[] = ["google", "rfc9309"];
 /**
  * The runs are split into rounds of at most 250 (seed, seed + 1, ...), each its own test, so that

@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import { isRobotsError, RobotsError, type RobotsErrorCode } from "../src/errors.js";
 import type { AgentQuery, Explanation, GroupScope, LineInfo, ParseOptions, Profile, RobotsRecord, RobotsTxt } from "../src/types.js";
 import { implementations } from "./support/implementations.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
 const PROFILES: readonly Profile[] = ["google", "rfc9309"];
 const utf8 = new TextEncoder();
@@ -1561,7 +1562,7 @@ describe.each(implementations)("$name", (impl) => {
           expect(robots.records.every((r) => r.line >= 1 && r.line <= robots.lines.length)).toBe(true);
           robots.dispose();
         }),
-        { seed: Number(process.env.FC_SEED ?? 20_240_601), numRuns: Number(process.env.FC_RUNS ?? 300) },
+        fuzzRuns(20_240_601, 300),
       );
     });
 

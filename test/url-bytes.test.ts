@@ -8,6 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { linesCapacity, writeLines, writeLinesWithBuffer, writeLinesWithEncoder, writeUrl } from "../src/url-bytes.js";
+import { fuzzRuns } from "./support/fuzz.js";
 
 const encoder = new TextEncoder();
 
@@ -35,7 +36,7 @@ describe.each([
         expect(bytes.subarray(0, at).every((byte) => byte === 0xaa)).toBe(true);
         expect(bytes.subarray(at + written).every((byte) => byte === 0xaa)).toBe(true);
       }),
-      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 500) },
+      fuzzRuns(20261126, 500),
     );
   });
 
@@ -66,7 +67,7 @@ describe("writeUrl", () => {
         expect(bytes.subarray(at, at + written)).toEqual(encoder.encode(text));
         expect(bytes.subarray(at + written).every((byte) => byte === 0xaa)).toBe(true);
       }),
-      { seed: Number(process.env.FC_SEED ?? 20261126), numRuns: Number(process.env.FC_RUNS ?? 1000) },
+      fuzzRuns(20261126, 1000),
     );
     expect(writeUrl("/a\u00fcb\ud83d\ude00", new Uint8Array(32), 3)).toBe(2 + 2 + 1 + 4);
   });
