@@ -14,7 +14,7 @@ export type FetchOutcome =
 export type FetchReason =
   /** A 2xx response. */
   | "ok"
-  /** A 4xx response other than 429. */
+  /** A 4xx response other than 407 and 429. */
   | "client-error"
   /** 429 Too Many Requests: unreachable by default, unavailable with `on429: "unavailable"`. */
   | "rate-limited"
@@ -26,7 +26,7 @@ export type FetchReason =
   | "redirect-loop"
   /** A redirect without a usable `Location`, or to a scheme other than http and https. */
   | "redirect-invalid"
-  /** Connection refused or reset, DNS failure, a body cut short or undecodable. */
+  /** Connection refused or reset, DNS failure, a body cut short or undecodable, a proxy's 407. */
   | "network-error"
   /** No response within `connectTimeout`, or the whole fetch not done within `totalTimeout`. */
   | "timeout";
@@ -147,7 +147,11 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
   minTtl?: number;
   /** How long an unreachable answer stands before the next attempt, in ms (default 10 min). */
   retryInterval?: number;
-  /** How long the last good copy serves while every refresh fails, in ms (default 30 days, RFC 9309 2.3.1.4). */
+  /**
+   * How long a run of failed fetches (unreachable) lasts before `afterUnreachableLimit` applies, in ms
+   * (default 30 days, RFC 9309 2.3.1.4): until then the last good copy serves, or, for a site never
+   * fetched successfully, everything is disallowed.
+   */
   unreachableLimit?: number;
   /** The policy once `unreachableLimit` has passed: "allow-all" (default: the RFC's "unavailable") or "disallow-all". */
   afterUnreachableLimit?: "allow-all" | "disallow-all";

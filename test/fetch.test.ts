@@ -190,6 +190,7 @@ describe("RFC 9309 2.3.1: any chain of redirects ending in any status (fast-chec
   function expectedOf(code: number): { outcome: string; reason: string } {
     if (code >= 200 && code <= 299) return { outcome: "ok", reason: "ok" };
     if (code === 429) return { outcome: "unreachable", reason: "rate-limited" };
+    if (code === 407) return { outcome: "unreachable", reason: "network-error" };
     if (code >= 400 && code <= 499) return { outcome: "unavailable", reason: "client-error" };
     if (code >= 300 && code <= 399) return { outcome: "unavailable", reason: "redirect-invalid" };
     return { outcome: "unreachable", reason: "server-error" };
@@ -315,6 +316,11 @@ describe("fetchRobots: the injected fetch function (no server)", () => {
       fetch: () => Promise.reject(new TypeError("fetch failed", { cause: new Error("getaddrinfo ENOTFOUND no-such-host.example") })),
     });
     expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", detail: "fetch failed: getaddrinfo ENOTFOUND no-such-host.example" });
+  });
+
+  it("counts a 407 it returns as unreachable, as the platform fetch does (a proxy answered, not the site)", async () => {
+    const result = await fetchRobots("http://behind-proxy.example/robots.txt", { fetch: async () => new Response("", { status: 407 }) });
+    expect(result).toMatchObject({ status: 407, outcome: "unreachable", reason: "network-error", detail: "HTTP 407", bytes: 0 });
   });
 
   it("still times out when the fetch function ignores the abort signal", async () => {
