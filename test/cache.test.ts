@@ -268,6 +268,19 @@ describe("RFC 9309 2.3.1.4 and 2.4: unreachable refreshes keep the last good cop
     expect(cache.bytes).toBe(0);
   });
 
+  it("disallows a site never fetched successfully for 30 days of failures, then allows everything", async () => {
+    net.site.route("/robots.txt", status(503));
+    const cache = freshCache();
+    expect(await cache.explain(`${net.site.origin}/public`, "ExampleBot")).toMatchObject({ allowed: false, reason: "unreachable" });
+    // Retried every retryInterval; the failures' start stays at the first.
+    now = START + 30 * DAY - 1;
+    expect(await cache.explain(`${net.site.origin}/public`, "ExampleBot")).toMatchObject({ allowed: false, reason: "unreachable" });
+    expect(await cache.describe(net.site.origin)).toMatchObject({ policy: "disallow-all", unreachableSince: START });
+    now = START + 30 * DAY;
+    expect(await cache.explain(`${net.site.origin}/public`, "ExampleBot")).toMatchObject({ allowed: true, reason: "unreachable" });
+    expect(await cache.describe(net.site.origin)).toMatchObject({ policy: "allow-all", rulesFetch: null });
+  });
+
   it("disallows everything after 30 days when configured so", async () => {
     const cache = await goodThenFailing({ afterUnreachableLimit: "disallow-all" });
     await cache.isAllowed(`${net.site.origin}/`, "ExampleBot");
