@@ -1,7 +1,7 @@
 /** Defaults and validation of the fetcher's and the cache's options. */
 import type { FetchRobotsOptions, RobotsCacheOptions } from "./crawler-types.js";
 import { RobotsError } from "./errors.js";
-import { DEFAULT_MAX_BYTES } from "./options.js";
+import { checkOptionNames, DEFAULT_MAX_BYTES } from "./options.js";
 import type { Profile } from "./types.js";
 
 const SECOND = 1000;
@@ -81,15 +81,8 @@ const CACHE_SPECS: Record<keyof ResolvedCacheOptions, OptionSpec> = {
 };
 
 function resolve<T>(options: object | undefined, specs: Record<string, OptionSpec>): T {
-  if (options !== undefined && (options === null || typeof options !== "object")) {
-    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", "options must be an object");
-  }
+  checkOptionNames(options, Object.keys(specs));
   const given = (options ?? {}) as Record<string, unknown>;
-  for (const key of Object.keys(given)) {
-    if (!(key in specs)) {
-      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `unknown option "${key}" (known: ${Object.keys(specs).join(", ")})`);
-    }
-  }
   const resolved: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(specs)) {
     const value = given[key] ?? spec.fallback();

@@ -11,19 +11,26 @@ export interface ResolvedParseOptions {
   keepSource: boolean;
 }
 
-const PARSE_OPTION_NAMES = new Set(["profile", "maxBytes", "keepSource"]);
-
-/** Validates `Robots.parse` options; unknown keys and bad values throw `ROBOTS_ERR_INVALID_OPTION`. */
-export function resolveParseOptions(options: ParseOptions | undefined): ResolvedParseOptions {
-  if (options === undefined) return { profile: "google", maxBytes: DEFAULT_MAX_BYTES, keepSource: false };
+/**
+ * Checks that an options argument is absent or an object holding only `known` keys (a misspelt
+ * option would otherwise be ignored without a word): `ROBOTS_ERR_INVALID_OPTION` if not.
+ */
+export function checkOptionNames(options: unknown, known: readonly string[]): void {
+  if (options === undefined) return;
   if (options === null || typeof options !== "object") {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", "options must be an object");
   }
   for (const key of Object.keys(options)) {
-    if (!PARSE_OPTION_NAMES.has(key)) {
-      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `unknown option "${key}" (known: profile, maxBytes, keepSource)`);
+    if (!known.includes(key)) {
+      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `unknown option "${key}" (known: ${known.join(", ")})`);
     }
   }
+}
+
+/** Validates `Robots.parse` options; unknown keys and bad values throw `ROBOTS_ERR_INVALID_OPTION`. */
+export function resolveParseOptions(options: ParseOptions | undefined): ResolvedParseOptions {
+  checkOptionNames(options, ["profile", "maxBytes", "keepSource"]);
+  if (options === undefined) return { profile: "google", maxBytes: DEFAULT_MAX_BYTES, keepSource: false };
   const profile = options.profile ?? "google";
   if (profile !== "google" && profile !== "rfc9309") {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `profile must be "google" or "rfc9309", got ${JSON.stringify(profile)}`);

@@ -50,6 +50,26 @@ describe("public API", () => {
     expect(codeOf(() => IndexingDirectives.parse({ html: "\u0000<<<meta", headers: ":::,,,:" }).resolve([]))).toBeUndefined();
   });
 
+  it("rejects a page that is not { html?, headers? }, and options of the wrong name or type, with typed errors", () => {
+    const parse = IndexingDirectives.parse as (page: unknown, options?: unknown) => IndexingDirectives;
+    // The page itself: html passed bare, null, or a misspelt field that would be ignored without a word.
+    expect(codeOf(() => parse("<meta name=robots content=noindex>"))).toBe("ROBOTS_ERR_INVALID_BODY");
+    expect(codeOf(() => parse(null))).toBe("ROBOTS_ERR_INVALID_BODY");
+    expect(codeOf(() => parse({ header: "noindex" }))).toBe("ROBOTS_ERR_INVALID_BODY");
+    // Options: unknown names and wrong types, when reading and when resolving.
+    expect(codeOf(() => parse({ html: "x" }, { encoding: 5 }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    expect(codeOf(() => parse({ html: "x" }, { encodng: "utf-16" }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    expect(codeOf(() => parse({ html: "x" }, "utf-16"))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    expect(codeOf(() => extractMetaTags("x", { encoding: 5 } as unknown as { encoding: string }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    const page = parse({ headers: "noindex" });
+    expect(codeOf(() => page.resolve("x", { polcy: "bing" } as unknown as { policy: "bing" }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    // Each check says what was wrong.
+    expect(() => parse({ header: "noindex" })).toThrow(/unknown page field "header"/);
+    expect(() => parse({ html: "x" }, { encodng: "utf-16" })).toThrow(/unknown option "encodng" \(known: encoding\)/);
+    // The same calls with correct names and types read the page.
+    expect(parse({ html: "x", headers: "noindex" }, { encoding: "utf-8" }).resolve("x", { policy: "bing", now: 0 }).index).toBe(false);
+  });
+
   it("reports the page's meta tags, header values, agents and input", () => {
     const html = '<meta name="description" content="Shoes, cheap"><meta name="googlebot" content="noindex"><meta name="og:title" content="x">';
     const page = IndexingDirectives.parse({ html, headers: ["bingbot: nofollow"] });

@@ -2,7 +2,9 @@
  * `IndexingDirectives`: everything a page says about indexing, from its meta tags (scanned in WASM)
  * and its X-Robots-Tag headers, kept per agent name so that the caller chooses the agents.
  */
+import { RobotsError } from "../errors.js";
 import { defaultEngine } from "../init.js";
+import { checkOptionNames } from "../options.js";
 import type { Engine } from "../wasm.js";
 import { xRobotsTagValues } from "./headers.js";
 import { asciiLower, type DirectiveSet, emptyDirectiveSet, readDirectiveList, trimSpace } from "./list.js";
@@ -38,8 +40,32 @@ export function metaAgent(name: string): string | null | undefined {
   return agent;
 }
 
+/** Checks the page argument's shape: an object with `html` and `headers` at most (each checked where it is read). */
+function checkPage(page: unknown): asserts page is PageSource {
+  if (page === null || typeof page !== "object") {
+    throw new RobotsError("ROBOTS_ERR_INVALID_BODY", `a page must be an object { html?, headers? }, got ${page === null ? "null" : typeof page}`);
+  }
+  for (const key of Object.keys(page)) {
+    if (key !== "html" && key !== "headers") {
+      throw new RobotsError("ROBOTS_ERR_INVALID_BODY", `unknown page field "${key}" (known: html, headers)`);
+    }
+  }
+}
+
+/** The page's declared encoding from the options, checked (`ROBOTS_ERR_INVALID_OPTION`). */
+function encodingOption(options: PageDirectivesOptions | undefined): string | undefined {
+  checkOptionNames(options, ["encoding"]);
+  const encoding = options?.encoding;
+  if (encoding !== undefined && typeof encoding !== "string") {
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `encoding must be a string, got ${encoding === null ? "null" : typeof encoding}`);
+  }
+  return encoding;
+}
+
 /** Reads a page with a given engine (tests use it to run the debug build). */
 export function readPageWith(engine: Engine | undefined, page: PageSource, options?: PageDirectivesOptions): IndexingDirectives {
+  checkPage(page);
+  const encoding = encodingOption(options);
   const set = emptyDirectiveSet();
   const headerValues = xRobotsTagValues(page.headers);
   // Headers arrive before the body: they come first in reading order.
@@ -47,7 +73,7 @@ export function readPageWith(engine: Engine | undefined, page: PageSource, optio
   let metaTags: MetaTag[] = [];
   let input: PageInput | null = null;
   if (page.html !== undefined) {
-    ({ tags: metaTags, input } = scanPageWith(engine ?? defaultEngine(), page.html, options?.encoding));
+    ({ tags: metaTags, input } = scanPageWith(engine ?? defaultEngine(), page.html, encoding));
     metaTags.forEach((tag, index) => {
       const agent = metaAgent(tag.name);
       if (agent === undefined || tag.content === null) return;
@@ -61,11 +87,13 @@ export function readPageWith(engine: Engine | undefined, page: PageSource, optio
 export class IndexingDirectives {
   /**
    * Reads a page's meta tags (`html`: a string, or bytes: UTF-16 with a BOM is decoded, any other
-   * encoding is scanned as bytes) and X-Robots-Tag headers. Content never throws; a page or headers
-   * of the wrong type do (`ROBOTS_ERR_INVALID_BODY`, `ROBOTS_ERR_INVALID_OPTION`). Reading HTML
-   * needs `init()` or `initSync()` first; headers alone do not.
+   * encoding is scanned as bytes) and X-Robots-Tag headers. Content never throws; a page that is
+   * not an object `{ html?, headers? }`, or whose html is neither a string nor bytes, throws
+   * `ROBOTS_ERR_INVALID_BODY`; headers or options of the wrong type or name throw
+   * `ROBOTS_ERR_INVALID_OPTION`. Reading HTML needs `init()` or `initSync()` first; headers alone do not.
    */
   static parse(page: PageSource, options?: PageDirectivesOptions): IndexingDirectives {
+    checkPage(page);
     return readPageWith(page.html === undefined ? undefined : defaultEngine(), page, options);
   }
 
@@ -130,5 +158,5 @@ export class IndexingDirectives {
 
 /** Every `<meta name=...>` of a page, scanned in WASM (needs `init()`/`initSync()`). */
 export function extractMetaTags(html: string | Uint8Array, options?: PageDirectivesOptions): MetaTag[] {
-  return scanPageWith(defaultEngine(), html, options?.encoding).tags;
+  return scanPageWith(defaultEngine(), html, encodingOption(options)).tags;
 }

@@ -5,6 +5,7 @@
  * caused it.
  */
 import { RobotsError } from "../errors.js";
+import { checkOptionNames } from "../options.js";
 import type { DirectiveSet } from "./list.js";
 import { asciiLower, trimSpace } from "./list.js";
 import type {
@@ -25,6 +26,7 @@ export function agentNames(agents: unknown): string[] {
 }
 
 function resolveOptions(options: ResolveOptions | undefined): { policy: DirectivePolicy; now: number } {
+  checkOptionNames(options, ["policy", "now"]);
   const policy = options?.policy ?? "google";
   if (!POLICIES.includes(policy)) {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `policy must be one of ${POLICIES.join(", ")}; got ${String(policy)}`);
