@@ -10,7 +10,7 @@ export const META_HELP = `Usage: robots meta FILE.html --agent NAME [options]
 Reads the robots meta tags of an HTML page (FILE, or "-" for standard input) and any X-Robots-Tag
 headers given, and prints what they allow the agent: index, follow, snippet, previews, image
 index, translate, archive, unavailable_after, AI opt-outs, with the directive and source behind
-each restriction; then unknown, invalid and ignored directives.
+each restriction; then obsolete, unknown, invalid and ignored directives.
 
 Options:
   --agent NAME        The crawler's name (required; repeat to merge groups, e.g. googlebot-news and googlebot)
