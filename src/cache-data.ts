@@ -4,8 +4,8 @@
  * tables are not data: they are rebuilt from the bodies on load.
  */
 import type { CacheEntry } from "./cache-entry.js";
-import type { RobotsCacheData, RobotsCacheEntryData, RobotsFetchInfo } from "./crawler-types.js";
-import { RobotsError } from "./errors.js";
+import type { FetchReason, RobotsCacheData, RobotsCacheEntryData, RobotsFetchInfo } from "./crawler-types.js";
+import { describeValue, RobotsError } from "./errors.js";
 import { originOf } from "./location.js";
 
 const FORMAT = "robots-wasm/cache";
@@ -38,8 +38,15 @@ export function loadCacheData(data: unknown): LoadedEntry[] {
   if (value === null || typeof value !== "object" || value.format !== FORMAT || !Array.isArray(value.entries)) {
     invalid(`not a robots-wasm cache (expected { format: "${FORMAT}", version, entries })`);
   }
-  if (value.version !== VERSION) invalid(`cache data version ${String(value.version)} is not supported (expected ${VERSION})`);
-  return value.entries.map((entry, index) => loadEntry(entry, index));
+  if (value.version !== VERSION) invalid(`cache data version ${describeValue(value.version)} is not supported (expected ${VERSION})`);
+  // Array.from, not map(): map skips the holes of a sparse array, which would come back as holes.
+  const entries = Array.from(value.entries as unknown[], (entry, index) => loadEntry(entry as RobotsCacheEntryData, index));
+  const origins = new Set<string>();
+  entries.forEach(({ origin }, index) => {
+    if (origins.has(origin)) invalid(`entry ${index}: origin ${origin} is saved twice`);
+    origins.add(origin);
+  });
+  return entries;
 }
 
 function loadEntry(entry: RobotsCacheEntryData, index: number): LoadedEntry {
@@ -53,8 +60,8 @@ function loadEntry(entry: RobotsCacheEntryData, index: number): LoadedEntry {
   }
   if (origin !== entry.origin) invalid(`${where}: origin ${JSON.stringify(entry.origin)} is not canonical (${origin})`);
   if (!isFetchInfo(entry.fetch)) invalid(`${where}: fetch metadata missing or malformed`);
-  if (typeof entry.expiresAt !== "number" || !(entry.unreachableSince === null || typeof entry.unreachableSince === "number")) {
-    invalid(`${where}: expiresAt and unreachableSince must be numbers`);
+  if (!isTime(entry.expiresAt) || !(entry.unreachableSince === null || isTime(entry.unreachableSince))) {
+    invalid(`${where}: expiresAt and unreachableSince must be times (finite numbers)`);
   }
   const { good } = entry;
   if (good !== null && (typeof good !== "object" || !isFetchInfo(good.fetch) || typeof good.body !== "string")) {
@@ -65,16 +72,26 @@ function loadEntry(entry: RobotsCacheEntryData, index: number): LoadedEntry {
 }
 
 const OUTCOMES = new Set(["ok", "unavailable", "unreachable"]);
+/** Every FetchReason: a Record, so that the compiler notices a reason added to the type and not here. */
+const REASONS: Record<FetchReason, true> = {
+  ok: true, "client-error": true, "rate-limited": true, "server-error": true, "redirect-limit": true,
+  "redirect-loop": true, "redirect-invalid": true, "network-error": true, timeout: true,
+};
+
+/** A time or count as saved: a finite number (JSON has no NaN, but a hand-built object may). */
+function isTime(value: unknown): value is number {
+  return typeof value === "number" && Number.isFinite(value);
+}
 
 function isFetchInfo(value: unknown): value is RobotsFetchInfo {
   if (value === null || typeof value !== "object") return false;
   const info = value as Record<string, unknown>;
   return (
-    typeof info.url === "string" && typeof info.finalUrl === "string" && typeof info.redirects === "number" &&
-    (info.status === null || typeof info.status === "number") && OUTCOMES.has(info.outcome as string) &&
-    typeof info.reason === "string" && typeof info.detail === "string" && typeof info.bytes === "number" &&
-    typeof info.truncated === "boolean" && (info.maxAge === null || typeof info.maxAge === "number") &&
-    typeof info.fetchedAt === "number"
+    typeof info.url === "string" && typeof info.finalUrl === "string" && isTime(info.redirects) &&
+    (info.status === null || isTime(info.status)) && OUTCOMES.has(info.outcome as string) &&
+    Object.hasOwn(REASONS, info.reason as string) && typeof info.detail === "string" && isTime(info.bytes) &&
+    typeof info.truncated === "boolean" && (info.maxAge === null || isTime(info.maxAge)) &&
+    isTime(info.fetchedAt)
   );
 }
 

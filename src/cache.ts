@@ -54,26 +54,28 @@ export class RobotsCache {
   }
 
   /** Whether `agent` may crawl the page, fetching its origin's robots.txt if the cache has none in force. */
-  async isAllowed(pageUrl: string, agent: AgentQuery): Promise<boolean> {
+  async isAllowed(pageUrl: string | URL, agent: AgentQuery): Promise<boolean> {
     const origin = this.#originOf(pageUrl);
     const agents = agentList(agent);
+    const page = hrefOf(pageUrl);
     return this.#use(origin, (entry) => {
       const force = this.#inForce(entry);
-      return force.policy === "rules" ? force.robots.isAllowed(pageUrl, agents) : force.policy === "allow-all";
+      return force.policy === "rules" ? force.robots.isAllowed(page, agents) : force.policy === "allow-all";
     });
   }
 
   /** The verdict with its reason: the deciding rule and line, or what the fetch of robots.txt gave. */
-  async explain(pageUrl: string, agent: AgentQuery): Promise<CrawlExplanation> {
+  async explain(pageUrl: string | URL, agent: AgentQuery): Promise<CrawlExplanation> {
     const origin = this.#originOf(pageUrl);
     const agents = agentList(agent);
+    const page = hrefOf(pageUrl);
     return this.#use(origin, (entry) => {
       const force = this.#inForce(entry);
       const about = { robotsUrl: robotsUrlOf(origin), fetch: { ...entry.fetch } };
       if (force.policy !== "rules") {
         return { allowed: force.policy === "allow-all", reason: force.reason, line: 0, stale: false, ...about };
       }
-      const explanation = force.robots.explain(pageUrl, agents);
+      const explanation = force.robots.explain(page, agents);
       return { ...explanation, reason: explanation.line > 0 ? "rule" : "no-rule", stale: force.stale, ...about };
     });
   }
@@ -111,7 +113,7 @@ export class RobotsCache {
   }
 
   /** Crawl-delay in seconds for the agent on the page's origin, from the rules in force. */
-  async crawlDelay(url: string, agent: AgentQuery): Promise<number | undefined> {
+  async crawlDelay(url: string | URL, agent: AgentQuery): Promise<number | undefined> {
     const agents = agentList(agent);
     return this.#use(this.#originOf(url), (entry) => {
       const force = this.#inForce(entry);
@@ -120,7 +122,7 @@ export class RobotsCache {
   }
 
   /** Sitemap URLs of the origin's robots.txt in force (none without rules). */
-  async sitemaps(url: string): Promise<readonly string[]> {
+  async sitemaps(url: string | URL): Promise<readonly string[]> {
     return this.#use(this.#originOf(url), (entry) => {
       const force = this.#inForce(entry);
       return force.policy === "rules" ? force.robots.sitemaps : [];
@@ -128,7 +130,7 @@ export class RobotsCache {
   }
 
   /** What the cache holds for the page's origin (fetching it if needed): the fetch, the policy, the expiry. */
-  async describe(url: string): Promise<RobotsOriginState> {
+  async describe(url: string | URL): Promise<RobotsOriginState> {
     const origin = this.#originOf(url);
     return this.#use(origin, (entry) => {
       const force = this.#inForce(entry);
@@ -159,7 +161,7 @@ export class RobotsCache {
   }
 
   /** The cache key of a page, checked before anything is fetched. */
-  #originOf(url: string): string {
+  #originOf(url: string | URL): string {
     const origin = originOf(url);
     const refusal = unfetchableScheme(origin.slice(0, origin.indexOf("//")), this.#options.fetch);
     if (refusal !== undefined) throw new RobotsError("ROBOTS_ERR_UNSUPPORTED_SCHEME", refusal);
@@ -170,7 +172,9 @@ export class RobotsCache {
   #groupByOrigin(urls: readonly string[]): Map<string, number[]> {
     if (!Array.isArray(urls)) throw new RobotsError("ROBOTS_ERR_INVALID_URL", "URLs must be an array of strings");
     const groups = new Map<string, number[]>();
-    urls.forEach((url, index) => {
+    // An index loop: forEach skips the holes of a sparse array, which would leave verdicts unset.
+    for (let index = 0; index < urls.length; index++) {
+      const url = urls[index];
       let origin: string;
       try {
         origin = this.#originOf(url);
@@ -181,7 +185,7 @@ export class RobotsCache {
       const group = groups.get(origin);
       if (group === undefined) groups.set(origin, [index]);
       else group.push(index);
-    });
+    }
     return groups;
   }
 
@@ -303,4 +307,9 @@ export class RobotsCache {
 
 function robotsUrlOf(origin: string): string {
   return `${origin}/robots.txt`;
+}
+
+/** A page URL as the engine reads it: a `URL` object by its serialisation (the origin was checked first). */
+function hrefOf(url: string | URL): string {
+  return url instanceof URL ? url.href : url;
 }

@@ -1,6 +1,6 @@
 /** Defaults and validation of the fetcher's and the cache's options. */
 import type { FetchRobotsOptions, RobotsCacheOptions } from "./crawler-types.js";
-import { RobotsError } from "./errors.js";
+import { describeValue, RobotsError } from "./errors.js";
 import { checkOptionNames, DEFAULT_MAX_BYTES } from "./options.js";
 import type { Profile } from "./types.js";
 
@@ -43,15 +43,30 @@ const milliseconds: Omit<OptionSpec, "fallback"> = {
   valid: (value) => typeof value === "number" && Number.isFinite(value) && value >= 0,
   expected: "a non-negative number of milliseconds",
 };
+/** The longest timer Node keeps: a longer one fires after 1 ms, with a warning. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** A timeout: 0 would fail every fetch before it began. */
+const timeout: Omit<OptionSpec, "fallback"> = {
+  valid: (value) => typeof value === "number" && value > 0 && value <= MAX_TIMER_MS,
+  expected: `a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days)`,
+};
+/**
+ * A User-Agent header value: no line break or NUL (which the Fetch standard refuses, and which would
+ * otherwise surface as a failed fetch of every robots.txt) and no character past U+00FF (headers are bytes).
+ */
+const headerValue: Omit<OptionSpec, "fallback"> = {
+  valid: (value) => typeof value === "string" && /^[^\0\r\n\u0100-\uffff]*$/.test(value),
+  expected: "a string without line breaks, NUL or characters past U+00FF (a header value)",
+};
 const oneOf = (...values: string[]): Omit<OptionSpec, "fallback"> => ({
   valid: (value) => values.includes(value as string),
   expected: values.map((value) => JSON.stringify(value)).join(" or "),
 });
 
 const FETCH_SPECS: Record<keyof ResolvedFetchOptions, OptionSpec> = {
-  userAgent: { fallback: () => "robots-wasm", valid: (value) => typeof value === "string", expected: "a string" },
-  connectTimeout: { fallback: () => 10 * SECOND, ...milliseconds },
-  totalTimeout: { fallback: () => 30 * SECOND, ...milliseconds },
+  userAgent: { fallback: () => "robots-wasm", ...headerValue },
+  connectTimeout: { fallback: () => 10 * SECOND, ...timeout },
+  totalTimeout: { fallback: () => 30 * SECOND, ...timeout },
   // RFC 9309 2.5: the parsing limit MUST be at least 500 KiB; there is no "unlimited", because a
   // hostile server can send a body without end.
   maxBytes: {
@@ -87,16 +102,13 @@ function resolve<T>(options: object | undefined, specs: Record<string, OptionSpe
   for (const [key, spec] of Object.entries(specs)) {
     const value = given[key] ?? spec.fallback();
     if (!spec.valid(value)) {
-      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `${key} must be ${spec.expected}, got ${describe(value)}`);
+      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `${key} must be ${spec.expected}, got ${describeValue(value)}`);
     }
     resolved[key] = value;
   }
   return resolved as T;
 }
 
-function describe(value: unknown): string {
-  return typeof value === "function" ? "a function" : typeof value === "string" ? JSON.stringify(value) : String(value);
-}
 
 export function resolveFetchOptions(options: FetchRobotsOptions | undefined): ResolvedFetchOptions {
   return resolve(options, FETCH_SPECS);

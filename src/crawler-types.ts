@@ -61,11 +61,14 @@ export interface RobotsFetchResult extends RobotsFetchInfo {
 }
 
 export interface FetchRobotsOptions {
-  /** The `User-Agent` header sent. Default `"robots-wasm"`; a crawler should send its own. */
+  /**
+   * The `User-Agent` header sent. Default `"robots-wasm"`; a crawler should send its own. A header
+   * value: no line break, NUL or character past U+00FF.
+   */
   userAgent?: string;
-  /** Milliseconds until the response's status and headers arrive, per request (default 10,000). */
+  /** Milliseconds (more than 0) until the response's status and headers arrive, per request (default 10,000). */
   connectTimeout?: number;
-  /** Milliseconds for the whole fetch, redirects and body included (default 30,000). */
+  /** Milliseconds (more than 0) for the whole fetch, redirects and body included (default 30,000). */
   totalTimeout?: number;
   /** Body bytes read; the rest is not. At least 512,000 (RFC 9309 2.5); default 512,000. */
   maxBytes?: number;

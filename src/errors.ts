@@ -13,7 +13,11 @@ export type RobotsErrorCode =
   | "ROBOTS_ERR_INVALID_AGENT"
   /** `lint()` on a `Robots` parsed without `keepSource: true`. */
   | "ROBOTS_ERR_NO_SOURCE"
-  /** A robots.txt body that is neither a string nor a `Uint8Array`. */
+  /**
+   * Text to read that is not text: a robots.txt body or a page that is neither a string nor a
+   * `Uint8Array`, or a value given to `parseCrawlDelay`, `parseRequestRate` or `parseDirectiveDate`
+   * that is not a string.
+   */
   | "ROBOTS_ERR_INVALID_BODY"
   /** An unknown option, or an option with a value of the wrong type or range. */
   | "ROBOTS_ERR_INVALID_OPTION"
@@ -36,4 +40,23 @@ export class RobotsError extends Error {
 
 export function isRobotsError(value: unknown): value is RobotsError {
   return value instanceof RobotsError;
+}
+
+/** Checks that a value passed as text to read is a string (`ROBOTS_ERR_INVALID_BODY`, naming `what`). */
+export function assertText(value: unknown, what: string): asserts value is string {
+  if (typeof value !== "string") {
+    throw new RobotsError("ROBOTS_ERR_INVALID_BODY", `${what} must be a string, got ${value === null ? "null" : typeof value}`);
+  }
+}
+
+/**
+ * A value as an error message shows it; never throws, whatever the caller passed (a template
+ * literal throws on a symbol, `String()` on an object without a prototype, `JSON.stringify` on a bigint).
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "function") return "a function";
+  if (typeof value === "bigint") return `${value}n`;
+  if (value !== null && typeof value === "object") return Array.isArray(value) ? "an array" : "an object";
+  return String(value);
 }

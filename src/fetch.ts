@@ -6,7 +6,7 @@
  */
 import type { FetchRobotsOptions, RobotsFetchResult } from "./crawler-types.js";
 import { type ResolvedFetchOptions, resolveFetchOptions } from "./crawler-options.js";
-import { RobotsError } from "./errors.js";
+import { describeValue, RobotsError } from "./errors.js";
 import {
   isRedirectStatus, maxAgeOf, NETWORK_FAILURE, type OutcomeOf, outcomeOfStatus, REDIRECT_FAILURE,
 } from "./fetch-outcome.js";
@@ -143,8 +143,12 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
   const fetch = options.fetch;
   try {
     const headers = { "user-agent": options.userAgent };
-    return await untilAborted(fetch(url, { method: "GET", redirect: "manual", headers, signal }), signal);
+    // Promise.resolve: an injected fetch may answer synchronously.
+    const response: unknown = await untilAborted(Promise.resolve(fetch(url, { method: "GET", redirect: "manual", headers, signal })), signal);
+    if (!isResponse(response)) throw new FetchFailure(NETWORK_FAILURE.error, "the fetch function gave something other than a Response");
+    return response;
   } catch (error) {
+    if (error instanceof FetchFailure) throw error;
     if (total.aborted) throw new FetchFailure(NETWORK_FAILURE.timeout, `not complete within ${options.totalTimeout} ms`);
     if (connect.signal.aborted) throw new FetchFailure(NETWORK_FAILURE.timeout, `no response within ${options.connectTimeout} ms`);
     throw new FetchFailure(NETWORK_FAILURE.error, networkDetail(error));
@@ -229,9 +233,20 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/**
+ * What the fetch reads of a response: a status, headers and a body stream (or none). Duck-typed, so
+ * that a Response of another implementation (a polyfill, another realm) passes.
+ */
+function isResponse(value: unknown): value is Response {
+  if (value === null || typeof value !== "object") return false;
+  const { status, headers, body } = value as Partial<Response>;
+  return typeof status === "number" && typeof headers?.get === "function" &&
+    (body === null || typeof (body as Partial<ReadableStream> | undefined)?.getReader === "function");
+}
+
 /** undici reports "fetch failed" or "terminated" with the socket error as the cause. */
 function networkDetail(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : describeValue(error);
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
   // A cause without a message (Node's fetch gives one for an HTTP 407) adds nothing.
   return cause === undefined || cause === "" || cause === message ? message : `${message}: ${cause}`;

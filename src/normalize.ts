@@ -3,6 +3,7 @@
  * wire (Google's parser requires escaped URLs); `encodeUrl` turns a raw URL, possibly with
  * non-ASCII characters or spaces, into that form without touching existing escapes.
  */
+import { assertUrl } from "./options.js";
 
 const HEX = "0123456789ABCDEF";
 
@@ -12,6 +13,7 @@ const HEX = "0123456789ABCDEF";
  * escapes stay as they are), as is every reserved character.
  */
 export function encodeUrl(url: string): string {
+  assertUrl(url);
   let out = "";
   for (const byte of new TextEncoder().encode(url)) {
     out += mustEscape(byte) ? `%${HEX[byte >> 4]}${HEX[byte & 15]}` : String.fromCharCode(byte);

@@ -1,4 +1,4 @@
-import { RobotsError } from "./errors.js";
+import { describeValue, RobotsError } from "./errors.js";
 import type { AgentQuery, ParseOptions, Profile } from "./types.js";
 
 /** Google's fetch limit and the RFC 9309 minimum: 500 KiB. */
@@ -33,24 +33,34 @@ export function resolveParseOptions(options: ParseOptions | undefined): Resolved
   if (options === undefined) return { profile: "google", maxBytes: DEFAULT_MAX_BYTES, keepSource: false };
   const profile = options.profile ?? "google";
   if (profile !== "google" && profile !== "rfc9309") {
-    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `profile must be "google" or "rfc9309", got ${JSON.stringify(profile)}`);
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `profile must be "google" or "rfc9309", got ${describeValue(profile)}`);
   }
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const validLimit = maxBytes === Infinity || (Number.isSafeInteger(maxBytes) && maxBytes >= 0);
   if (typeof maxBytes !== "number" || !validLimit) {
-    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `maxBytes must be a non-negative integer or Infinity, got ${String(maxBytes)}`);
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `maxBytes must be a non-negative integer or Infinity, got ${describeValue(maxBytes)}`);
   }
   const keepSource = options.keepSource ?? false;
   if (typeof keepSource !== "boolean") {
-    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `keepSource must be a boolean, got ${String(keepSource)}`);
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `keepSource must be a boolean, got ${describeValue(keepSource)}`);
   }
   return { profile, maxBytes, keepSource };
+}
+
+/**
+ * True if `value` is an array whose every element is a string. An index loop, not `every()`,
+ * which skips the holes of a sparse array (`[, "a"]`) and would let `undefined` through.
+ */
+export function isStringArray(value: unknown): value is readonly string[] {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== "string") return false;
+  return true;
 }
 
 /** Checks an agent query and returns it as a list (one agent or several whose groups merge). */
 export function agentList(agent: AgentQuery): readonly string[] {
   if (typeof agent === "string") return [agent];
-  if (Array.isArray(agent) && agent.every((name) => typeof name === "string")) return agent;
+  if (isStringArray(agent)) return agent;
   throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agent must be a string or an array of strings");
 }
 

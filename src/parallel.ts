@@ -14,8 +14,8 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
-import { RobotsError } from "./errors.js";
-import { agentList, assertUrlBatch, resolveParseOptions } from "./options.js";
+import { describeValue, RobotsError } from "./errors.js";
+import { agentList, assertUrlBatch, checkOptionNames, resolveParseOptions } from "./options.js";
 import { linesCapacity, writeLines } from "./url-bytes.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
 
@@ -28,9 +28,14 @@ const PARTS_PER_WORKER = 8;
 const IN_FLIGHT_PER_WORKER = 2;
 /** Idle shared buffers kept for later batches (the largest; each as large as a batch it held). */
 const IDLE_BUFFERS = 1;
+/**
+ * The most workers a pool starts: far more than any machine's cores, and far fewer than a typo
+ * (`workers: 1e9`) would start, each a thread with its own engine, until memory ran out.
+ */
+export const MAX_POOL_WORKERS = 256;
 
 export interface WorkerPoolOptions extends ParseOptions {
-  /** Number of worker threads (default: the number of cores). */
+  /** Number of worker threads, 1 to 256 (default: the number of cores). */
   workers?: number;
 }
 
@@ -103,9 +108,10 @@ export class RobotsWorkerPool {
 
   /** Starts the workers, each compiling `body` once; resolves when all are ready. */
   static async create(body: string | Uint8Array, options: WorkerPoolOptions = {}): Promise<RobotsWorkerPool> {
+    checkOptionNames(options, ["workers", "profile", "maxBytes", "keepSource"]);
     const { workers: count = availableParallelism(), ...parseOptions } = options;
-    if (!Number.isSafeInteger(count) || count < 1) {
-      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `workers must be a positive integer, got ${String(count)}`);
+    if (!Number.isSafeInteger(count) || count < 1 || count > MAX_POOL_WORKERS) {
+      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `workers must be an integer from 1 to ${MAX_POOL_WORKERS}, got ${describeValue(count)}`);
     }
     resolveParseOptions(parseOptions); // Bad options fail here, not in every worker.
     const script = new URL("./parallel-worker.js", import.meta.url);

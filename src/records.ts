@@ -1,12 +1,15 @@
 /** Typed readings of records that Google ignores but other crawlers honour. */
+import { assertText } from "./errors.js";
 
 /** A crawl-delay in seconds: a non-negative decimal number (`5`, `0.5`, `10.`, `.5`), else undefined. */
 export function parseCrawlDelay(value: string): number | undefined {
+  assertText(value, "a crawl-delay value");
   return /^(?:\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : undefined;
 }
 
 /** A request-rate `n/T` with an optional unit (`1/5`, `1/10s`, `3/1m`, `1/1h`): requests per `seconds`. */
 export function parseRequestRate(value: string): { requests: number; seconds: number } | undefined {
+  assertText(value, "a request-rate value");
   const match = /^(\d+)\s*\/\s*(\d+)\s*([smh]?)$/i.exec(value);
   if (match === null) return undefined;
   const unit = match[3].toLowerCase();

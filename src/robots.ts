@@ -72,9 +72,10 @@ export function parseWith(engine: Engine, body: string | Uint8Array, options?: P
   const { profile, maxBytes, keepSource } = resolveParseOptions(options);
   const { bytes, info } = prepareInput(body, maxBytes);
   const pointer = engine.scratch("body", bytes.length);
-  engine.bytes.set(bytes, pointer);
+  // A detached array (its buffer transferred) reads as empty, as its length says; set() would throw.
+  if (bytes.length > 0) engine.bytes.set(bytes, pointer);
   const handle = engine.call(() => engine.exports.compile(pointer, bytes.length, PROFILE_CODES[profile]));
-  const source = keepSource ? bytes.slice() : undefined;
+  const source = keepSource ? (bytes.length > 0 ? bytes.slice() : new Uint8Array(0)) : undefined;
   return new Robots(engine, handle, profile, info, source);
 }
 
@@ -135,8 +136,8 @@ export class Robots implements RobotsTxt {
     return parseWith(defaultEngine(), body, options);
   }
 
-  readonly profile: Profile;
-  readonly input: InputInfo;
+  readonly #profile: Profile;
+  readonly #input: InputInfo;
   readonly #engine: Engine;
   #handle: number;
   /** Decoded on first use (as are the groups' agents): most callers only match, and a page of HTML served as robots.txt has thousands of records. */
@@ -153,18 +154,33 @@ export class Robots implements RobotsTxt {
   constructor(engine: Engine, handle: number, profile: Profile, input: InputInfo, source?: Uint8Array) {
     this.#engine = engine;
     this.#handle = handle;
-    this.profile = profile;
-    this.input = input;
+    this.#profile = profile;
+    this.#input = input;
     this.#source = source;
     leakedTables.register(this, { engine, handle }, this);
   }
 
+  // Every method and getter checks first that the object was not disposed, then its arguments (as
+  // the reference does): a disposed object answers ROBOTS_ERR_DISPOSED whatever it is asked.
+
+  get profile(): Profile {
+    this.#live();
+    return this.#profile;
+  }
+
+  get input(): InputInfo {
+    this.#live();
+    return this.#input;
+  }
+
   isAllowed(url: string, agent: AgentQuery): boolean {
+    this.#live();
     assertUrl(url);
     return this.#decideOne(url, agentList(agent), 0);
   }
 
   explain(url: string, agent: AgentQuery): Explanation {
+    this.#live();
     assertUrl(url);
     const agents = agentList(agent);
     const allowed = this.#decideOne(url, agents, MatchMode.rules);
@@ -185,17 +201,20 @@ export class Robots implements RobotsTxt {
   }
 
   classify(urls: UrlBatch, agent: AgentQuery): Uint8Array {
+    this.#live();
     assertUrlBatch(urls);
     return this.#run(urls, agentList(agent), 0).allowed;
   }
 
   classifyWithLines(urls: UrlBatch, agent: AgentQuery): BatchResult {
+    this.#live();
     assertUrlBatch(urls);
     const { allowed, details } = this.#run(urls, agentList(agent), MatchMode.lines);
     return { allowed, lines: details! };
   }
 
   matchingRules(url: string, agent: AgentQuery): RuleMatch[] {
+    this.#live();
     assertUrl(url);
     const agents = agentList(agent);
     const scope = this.#scope(agents);
@@ -234,6 +253,7 @@ export class Robots implements RobotsTxt {
   }
 
   groupsFor(agent: AgentQuery): AgentGroups {
+    this.#live();
     const agents = agentList(agent);
     const scope = this.#scope(agents);
     const { exports } = this.#engine;
@@ -254,6 +274,7 @@ export class Robots implements RobotsTxt {
   }
 
   crawlDelay(agent: AgentQuery): number | undefined {
+    this.#live();
     const agents = agentList(agent);
     const { groups } = this.groupsFor(agents);
     const selected = new Set(groups);

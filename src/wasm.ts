@@ -3,7 +3,7 @@
  * loading, the memory views and the grow-only scratch regions that batches are written into.
  */
 import { instantiate, instantiateSync } from "@assemblyscript/loader";
-import { RobotsError } from "./errors.js";
+import { describeValue, RobotsError } from "./errors.js";
 
 /** The exports of assembly/index.ts. Every value is a number: pointers, lengths, counts, flags. */
 export interface EngineExports {
@@ -163,15 +163,41 @@ export class Engine {
 
 const utf8 = new TextDecoder();
 
+/**
+ * The functions the host calls: a Record, so that the compiler notices one added to EngineExports
+ * and not here. A module without them (another WASM file passed to `init`) is refused at load,
+ * instead of failing at the first call and leaving the library with an engine it cannot use.
+ */
+const EXPORTED_FUNCTIONS: Record<Exclude<keyof EngineExports, "memory">, true> = {
+  allocate: true, release: true, compile: true, freeTable: true, selectAgents: true,
+  countNewlines: true, matchBatch: true, matchAll: true, ruleLine: true, ruleGroup: true,
+  rulePriority: true, ruleIsIndexPage: true, ruleIsAllow: true, rulePatternPointer: true,
+  rulePatternLength: true, ruleCount: true, groupCount: true, selectedGroupsPointer: true,
+  agentCount: true, agentsPointer: true, lineCount: true, linesPointer: true, recordCount: true,
+  recordsPointer: true, textPointer: true, configureWildcardIndex: true, configureDfa: true,
+  tableBytes: true, expandPlan: true, scanMetaTags: true, metaTagCount: true,
+  metaTagsPointer: true, freeMetaTags: true, formatTsv: true,
+};
+
+/** The instance's exports as the engine's, or an error naming the first one missing. */
+function engineExports(exports: Record<string, unknown>): EngineExports {
+  if (!(exports.memory instanceof WebAssembly.Memory)) throw new Error("the module exports no memory: it is not the robots-wasm engine");
+  for (const name of Object.keys(EXPORTED_FUNCTIONS)) {
+    if (typeof exports[name] !== "function") throw new Error(`the module has no function "${name}": it is not the robots-wasm engine`);
+  }
+  return exports as unknown as EngineExports;
+}
+
 function wasmError(error: unknown): RobotsError {
-  return new RobotsError("ROBOTS_ERR_WASM", `could not load the robots-wasm module: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+  const reason = error instanceof Error ? error.message : describeValue(error);
+  return new RobotsError("ROBOTS_ERR_WASM", `could not load the robots-wasm module: ${reason}`, { cause: error });
 }
 
 /** Instantiates the engine synchronously from its binary or a compiled module. */
 export function loadEngine(binary: BufferSource | WebAssembly.Module): Engine {
   try {
     const { exports } = instantiateSync<Record<string, unknown>>(binary as ArrayBuffer, {});
-    return new Engine(exports as unknown as EngineExports);
+    return new Engine(engineExports(exports));
   } catch (error) {
     throw wasmError(error);
   }
@@ -181,7 +207,7 @@ export function loadEngine(binary: BufferSource | WebAssembly.Module): Engine {
 export async function loadEngineAsync(binary: BufferSource | WebAssembly.Module | Response | PromiseLike<Response>): Promise<Engine> {
   try {
     const { exports } = await instantiate<Record<string, unknown>>(binary as ArrayBuffer, {});
-    return new Engine(exports as unknown as EngineExports);
+    return new Engine(engineExports(exports));
   } catch (error) {
     throw wasmError(error);
   }

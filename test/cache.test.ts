@@ -602,6 +602,11 @@ describe("misuse throws typed errors, before any fetch", () => {
     [{ afterUnreachableLimit: "maybe" }, /afterUnreachableLimit must be "allow-all" or "disallow-all"/],
     [{ maxBytes: 100 }, /maxBytes must be an integer of at least 512000/],
     [{ cacheSize: 5 }, /unknown option "cacheSize"/],
+    [{ connectTimeout: 0 }, /connectTimeout must be a positive number of milliseconds/],
+    [{ totalTimeout: -1 }, /totalTimeout must be a positive number of milliseconds/],
+    [{ userAgent: "Bot/1.0\r\nX-Injected: 1" }, /userAgent must be a string without line breaks/],
+    [{ userAgent: "Bot\u0000" }, /userAgent must be a string without line breaks/],
+    [{ userAgent: "Bot \u2603" }, /userAgent must be a string without line breaks, NUL or characters past U\+00FF/],
   ])("refuses options %j", (options, message) => {
     expect(() => new RobotsCache(options as never)).toThrow(message);
   });

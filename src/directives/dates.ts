@@ -12,6 +12,7 @@
  *
  * Two-digit years: 00-69 are 2000-2069, 70-99 are 1970-1999.
  */
+import { assertText } from "../errors.js";
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const FULL_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
@@ -71,6 +72,7 @@ const ASCTIME = /^([A-Za-z]{3})\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{2}):(\d{2}):(\
 
 /** Parses an `unavailable_after` value; undefined when it is not a valid date in an accepted form. */
 export function parseDirectiveDate(text: string): Date | undefined {
+  assertText(text, "a date");
   const value = text.trim();
   let time: number | undefined;
   let match = ISO.exec(value);

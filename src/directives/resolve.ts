@@ -4,8 +4,8 @@
  * most restrictive value wins; every restriction keeps the directive (and so the source) that
  * caused it.
  */
-import { RobotsError } from "../errors.js";
-import { checkOptionNames } from "../options.js";
+import { describeValue, RobotsError } from "../errors.js";
+import { checkOptionNames, isStringArray } from "../options.js";
 import type { DirectiveSet } from "./list.js";
 import { asciiLower, trimSpace } from "./list.js";
 import type {
@@ -19,17 +19,15 @@ const IMAGE_PREVIEW_ORDER: readonly ImagePreview[] = ["none", "standard", "large
 /** The agents asked about, lower-cased; a string or an array of strings. */
 export function agentNames(agents: unknown): string[] {
   const list = typeof agents === "string" ? [agents] : agents;
-  if (!Array.isArray(list) || list.some((agent) => typeof agent !== "string")) {
-    throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agents must be a string or an array of strings");
-  }
-  return (list as string[]).map((agent) => asciiLower(trimSpace(agent)));
+  if (!isStringArray(list)) throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agents must be a string or an array of strings");
+  return list.map((agent) => asciiLower(trimSpace(agent)));
 }
 
 function resolveOptions(options: ResolveOptions | undefined): { policy: DirectivePolicy; now: number } {
   checkOptionNames(options, ["policy", "now"]);
   const policy = options?.policy ?? "google";
   if (!POLICIES.includes(policy)) {
-    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `policy must be one of ${POLICIES.join(", ")}; got ${String(policy)}`);
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `policy must be one of ${POLICIES.join(", ")}; got ${describeValue(policy)}`);
   }
   const now = options?.now === undefined ? Date.now() : options.now instanceof Date ? options.now.getTime() : options.now;
   if (typeof now !== "number" || !Number.isFinite(now)) {

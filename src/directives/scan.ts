@@ -67,7 +67,8 @@ function utf8Length(text: string): number {
 function writePage(engine: Engine, page: PageBytes): { pointer: number; length: number } {
   if (page.kind === "bytes") {
     const pointer = engine.scratch("html", page.bytes.length);
-    engine.bytes.set(page.bytes, pointer);
+    // A detached array (its buffer transferred) reads as empty, as its length says; set() would throw.
+    if (page.bytes.length > 0) engine.bytes.set(page.bytes, pointer);
     return { pointer, length: page.bytes.length };
   }
   const { text } = page;

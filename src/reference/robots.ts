@@ -85,7 +85,7 @@ export class Robots implements RobotsTxt {
     const switches = profileSwitches(profile);
     // The BOM (if any) is still in the bytes; the line splitter skips it (decision 4).
     const model = buildModel(bytesToBinary(input.bytes), switches);
-    return new Robots(switches, model, input.info, keepSource ? input.bytes.slice() : undefined);
+    return new Robots(switches, model, input.info, keepSource ? (input.bytes.length > 0 ? input.bytes.slice() : new Uint8Array(0)) : undefined);
   }
 
   get profile(): Profile {

@@ -1,0 +1,185 @@
+/**
+ * Misuse of the public API gets a RobotsError with a code, never a TypeError, a trap or a silent
+ * wrong answer: the cases an audit of every export with hostile arguments found. The main entry
+ * and the reference answer alike.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  encodeUrl, extractMetaTags, IndexingDirectives, initSync, parseCrawlDelay, parseDirectiveDate, parseRequestRate, Robots,
+  RobotsCache, type RobotsErrorCode, fetchRobots,
+} from "../src/index.js";
+import { RobotsWorkerPool } from "../src/parallel.js";
+import { Robots as ReferenceRobots } from "../src/reference/index.js";
+import { loadEngine } from "../src/wasm.js";
+
+initSync();
+
+/** The code of what `run` throws (or rejects with); undefined if it succeeds; the error itself if it is no RobotsError. */
+async function codeOf(run: () => unknown): Promise<RobotsErrorCode | undefined | unknown> {
+  try {
+    await run();
+    return undefined;
+  } catch (error) {
+    return (error as { name?: string }).name === "RobotsError" ? (error as { code: RobotsErrorCode }).code : error;
+  }
+}
+
+/** A Uint8Array whose buffer was transferred away: length 0, and set()/slice() on it throw. */
+function detached(text: string): Uint8Array {
+  const bytes = new TextEncoder().encode(text);
+  structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+  return bytes;
+}
+
+const RULES = "User-agent: *\nDisallow: /private/\n";
+// eslint-disable-next-line no-sparse-arrays
+const sparse = <T>(value: T): T[] => [, value] as T[];
+
+describe("agents and URLs in sparse arrays (holes are undefined, which every() and forEach() skip)", () => {
+  it.each([["main", Robots], ["reference", ReferenceRobots]] as const)("%s: every query with a hole among its agents is ROBOTS_ERR_INVALID_AGENT", async (_, Implementation) => {
+    const robots = Implementation.parse(RULES);
+    const agents = sparse("bot");
+    for (const run of [
+      () => robots.isAllowed("http://a.com/", agents), () => robots.explain("http://a.com/", agents),
+      () => robots.matchingRules("http://a.com/", agents), () => robots.classify(["http://a.com/"], agents),
+      () => robots.classifyWithLines(["http://a.com/"], agents), () => robots.groupsFor(agents), () => robots.crawlDelay(agents),
+    ]) {
+      expect(await codeOf(run)).toBe("ROBOTS_ERR_INVALID_AGENT");
+    }
+    expect(await codeOf(() => robots.classify(sparse("http://a.com/"), "bot"))).toBe("ROBOTS_ERR_INVALID_URL");
+    robots.dispose();
+  });
+
+  it("the cache and the directives refuse them too; the cache's classify refuses a hole among its URLs", async () => {
+    const cache = new RobotsCache({ fetch: async () => new Response(RULES) });
+    expect(await codeOf(() => cache.isAllowed("http://a.com/", sparse("bot")))).toBe("ROBOTS_ERR_INVALID_AGENT");
+    expect(await codeOf(() => cache.classify(sparse("http://a.com/"), "bot"))).toBe("ROBOTS_ERR_INVALID_URL");
+    expect(await codeOf(() => IndexingDirectives.parse({ headers: "noindex" }).resolve(sparse("googlebot")))).toBe("ROBOTS_ERR_INVALID_AGENT");
+    // The same calls without the hole answer.
+    expect(await cache.classify(["http://a.com/private/x", "http://a.com/"], "bot")).toMatchObject({ allowed: new Uint8Array([0, 1]) });
+  });
+});
+
+describe("after dispose(), everything is ROBOTS_ERR_DISPOSED, before any argument is looked at", () => {
+  it.each([["main", Robots], ["reference", ReferenceRobots]] as const)("%s", async (_, Implementation) => {
+    const robots = Implementation.parse(RULES);
+    expect(robots.profile).toBe("google");
+    robots.dispose();
+    for (const run of [
+      () => robots.profile, () => robots.input, () => robots.isAllowed(5 as unknown as string, 5 as unknown as string),
+      () => robots.classify(null as unknown as string[], "bot"), () => robots.crawlDelay(7 as unknown as string),
+    ]) {
+      expect(await codeOf(run)).toBe("ROBOTS_ERR_DISPOSED");
+    }
+  });
+});
+
+describe("a Uint8Array whose buffer was transferred away reads as empty, as its length says", () => {
+  it.each([["main", Robots], ["reference", ReferenceRobots]] as const)("%s: Robots.parse, with and without keepSource", (_, Implementation) => {
+    for (const keepSource of [false, true]) {
+      const robots = Implementation.parse(detached(RULES), { keepSource });
+      expect(robots.input.bytes).toBe(0);
+      expect(robots.isAllowed("http://a.com/private/x", "bot")).toBe(true);
+      robots.dispose();
+    }
+  });
+
+  it("IndexingDirectives.parse and extractMetaTags", () => {
+    expect(extractMetaTags(detached('<meta name="robots" content="noindex">'))).toEqual([]);
+    expect(IndexingDirectives.parse({ html: detached('<meta name="robots" content="noindex">') }).resolve("x").index).toBe(true);
+  });
+});
+
+describe("text helpers check that they are given text", () => {
+  it.each([undefined, null, 42, {}, Symbol("x"), 1n])("%s", async (value) => {
+    const text = value as unknown as string;
+    expect(await codeOf(() => parseDirectiveDate(text))).toBe("ROBOTS_ERR_INVALID_BODY");
+    expect(await codeOf(() => parseCrawlDelay(text))).toBe("ROBOTS_ERR_INVALID_BODY");
+    expect(await codeOf(() => parseRequestRate(text))).toBe("ROBOTS_ERR_INVALID_BODY");
+    expect(await codeOf(() => encodeUrl(text))).toBe("ROBOTS_ERR_INVALID_URL");
+  });
+});
+
+describe("option values that cannot be printed or used", () => {
+  it("an option error never fails while describing the value (no prototype, symbol, bigint)", async () => {
+    for (const value of [Object.create(null), Symbol("x"), 1n, [1]]) {
+      expect(await codeOf(() => new RobotsCache({ userAgent: value }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+      expect(await codeOf(() => Robots.parse(RULES, { profile: value }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+      expect(await codeOf(() => Robots.parse(RULES, { maxBytes: value }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+      expect(await codeOf(() => IndexingDirectives.parse({ headers: "noindex" }).resolve("x", { policy: value }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    }
+    expect(() => Robots.parse(RULES, { profile: 1n as never })).toThrow(/profile must be "google" or "rfc9309", got 1n/);
+  });
+
+  it("timeouts longer than Node's timers (2^31 - 1 ms, which fire at once) are refused", async () => {
+    expect(await codeOf(() => new RobotsCache({ connectTimeout: 2 ** 31 }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    expect(await codeOf(() => fetchRobots("http://a.com/robots.txt", { totalTimeout: 1e10 }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+    expect(await codeOf(() => new RobotsCache({ connectTimeout: 2 ** 31 - 1, totalTimeout: 2 ** 31 - 1 }))).toBeUndefined();
+  });
+});
+
+describe("an injected fetch that does not give a Response is a failed fetch (an outcome), not an exception", () => {
+  it.each([
+    ["null", null],
+    ["an empty object", {}],
+    ["a status and headers but no body", { status: 200, headers: new Headers() }],
+  ])("%s: unreachable, network-error", async (_, value) => {
+    const result = await fetchRobots("http://a.com/robots.txt", { fetch: (async () => value) as unknown as typeof fetch });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", detail: "the fetch function gave something other than a Response" });
+  });
+
+  it("a Response given synchronously is read", async () => {
+    const result = await fetchRobots("http://a.com/robots.txt", { fetch: (() => new Response(RULES)) as unknown as typeof fetch });
+    expect(result).toMatchObject({ outcome: "ok", bytes: RULES.length });
+  });
+});
+
+describe("the cache takes URL objects wherever it takes a page URL", () => {
+  it("isAllowed, explain, crawlDelay, sitemaps and describe", async () => {
+    const cache = new RobotsCache({ fetch: async () => new Response(`${RULES}Crawl-delay: 2\n`) });
+    const page = new URL("http://a.com/private/x");
+    expect(await cache.isAllowed(page, "bot")).toBe(false);
+    expect(await cache.explain(page, "bot")).toMatchObject({ allowed: false, line: 2 });
+    expect(await cache.crawlDelay(page, "bot")).toBe(2);
+    expect(await cache.sitemaps(page)).toEqual([]);
+    expect(await cache.describe(page)).toMatchObject({ policy: "rules" });
+  });
+});
+
+describe("saved cache data that toJSON() cannot have written is ROBOTS_ERR_INVALID_CACHE_DATA", () => {
+  it("holes, times that are not finite, unknown reasons, an origin twice", async () => {
+    const cache = new RobotsCache({ fetch: async () => new Response(RULES) });
+    await cache.isAllowed("http://a.com/", "bot");
+    const data = JSON.parse(JSON.stringify(cache));
+    const entry = data.entries[0];
+    expect(RobotsCache.fromJSON(data)).toBeInstanceOf(RobotsCache);
+    for (const bad of [
+      { ...data, entries: sparse(entry) },
+      { ...data, entries: [{ ...entry, expiresAt: Number.NaN }] },
+      { ...data, entries: [{ ...entry, fetch: { ...entry.fetch, fetchedAt: Infinity } }] },
+      { ...data, entries: [{ ...entry, fetch: { ...entry.fetch, reason: "felt-like-it" } }] },
+      { ...data, entries: [entry, entry] },
+    ]) {
+      expect(await codeOf(() => RobotsCache.fromJSON(bad))).toBe("ROBOTS_ERR_INVALID_CACHE_DATA");
+    }
+  });
+});
+
+describe("the worker pool checks its options before it starts a thread", () => {
+  it.each([
+    ["null options", null],
+    ["options that are not an object", 42],
+    ["a misspelt option", { worker: 2 }],
+    ["a million workers", { workers: 1e6 }],
+    ["257 workers", { workers: 257 }],
+  ])("%s: ROBOTS_ERR_INVALID_OPTION", async (_, options) => {
+    expect(await codeOf(() => RobotsWorkerPool.create(RULES, options as never))).toBe("ROBOTS_ERR_INVALID_OPTION");
+  });
+});
+
+describe("a WebAssembly module that is not the engine is refused when it is loaded", () => {
+  it("an empty module: ROBOTS_ERR_WASM naming what it lacks", () => {
+    const empty = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
+    expect(() => loadEngine(empty)).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_WASM", message: expect.stringMatching(/not the robots-wasm engine/) }));
+  });
+});
