@@ -224,7 +224,7 @@ describe("help, version and errors", () => {
     [["allowed", EXPLAIN_FILE, "Googlebot"], /^robots: allowed: URL is required/],
     [["allowed", "nope.txt", "a", "/"], /cannot read robots.txt "nope.txt": ENOENT/],
     [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--format", "csv"], /--format must be tsv or jsonl/],
-    [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--workers", "0"], /--workers must be a positive integer/],
+    [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--workers", "0"], /--workers must be an integer from 1 to 256, got "0"/],
     [["check", "--robots", "-", "--agent", "x"], /cannot both come from standard input/],
     [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "test"], /cannot read URLs from "test": EISDIR/],
     [["help", "frobnicate"], /unknown command "frobnicate"/],

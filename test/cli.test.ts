@@ -1,9 +1,10 @@
 /** The `robots` binary as a real subprocess (built by `npm run build` into dist/). */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { robots, root } from "./support/cli.js";
+import { bin, robots, root, shellQuote } from "./support/cli.js";
 import { reference } from "./support/implementations.js";
 
 const work = mkdtempSync(join(tmpdir(), "robots-cli-"));
@@ -100,6 +101,17 @@ describe("robots check", () => {
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "--bogus"], /Unknown option '--bogus'/],
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "--profile", "bing"], /--profile must be google or rfc9309/],
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "--max-bytes=-5"], /--max-bytes must be/],
+    // Number() reads "" as 0 (no robots.txt read at all), "1e9" as a billion (threads until memory runs out).
+    [["check", "--robots", "examples/robots.txt", "--agent", "x", "--max-bytes="], /--max-bytes must be a non-negative integer or Infinity, got ""/],
+    [["check", "--robots", "examples/robots.txt", "--agent", "x", "--workers", "1e9"], /--workers must be an integer from 1 to 256, got "1e9"/],
+    [["check", "--robots", "examples/robots.txt", "--agent", "x", "--workers", "257"], /--workers must be an integer from 1 to 256/],
+    [["check", "--robots", "examples/robots.txt", "--agent", "x", "--rule", "--count"], /--rule adds a column .* --count does not print/],
+    [["check", "--fetch", "--agent", "x", "--timeout", "0"], /--timeout must be a positive whole number of milliseconds, got "0"/],
+    [["check", "--fetch", "--agent", "x", "--user-agent", "a\nb"], /--user-agent must be a string without line breaks/],
+    [["explain", "examples/robots.txt", "https://a.com/", "--agent", "x", "--context", ""], /--context must be a non-negative integer, got ""/],
+    [["fetch", "http://127.0.0.1:9/", "--max-bytes", "abc"], /--max-bytes must be a whole number of bytes, got "abc"/],
+    [["help", "check", "extra"], /help: unexpected argument "extra"/],
+    [["--version", "extra"], /--version: unexpected argument "extra"/],
     [["frobnicate"], /unknown command "frobnicate"/],
   ])("fails with one clear line and exit code 2: %j", (args, message) => {
     const { code, stdout, stderr } = robots(args, "");
@@ -117,5 +129,54 @@ describe("robots check", () => {
     expect(robots(["--help"]).stdout).toContain("Commands:");
     const version = robots(["--version"]);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(`${root}package.json`, "utf8")).version);
+  });
+});
+
+describe("output that cannot be written, and text that must not reach a terminal raw", () => {
+  const shell = (command: string) => spawnSync("bash", ["-c", `set -o pipefail; ${command}`], { cwd: root, encoding: "utf8" });
+  const cli = `${shellQuote(process.execPath)} ${shellQuote(bin)}`;
+
+  it("allowed keeps its answer as its status when the reader closes the pipe without reading", () => {
+    // The reader closes its end at once; `allowed` exits 1 for a disallowed URL whether or not its line was read.
+    const disallowed = shell(`${cli} allowed examples/robots.txt Googlebot https://www.example.com/cart | (exec 0<&-; sleep 0.5)`);
+    expect(disallowed.status).toBe(1);
+    expect(disallowed.stderr).toBe("");
+    expect(shell(`${cli} allowed examples/robots.txt Googlebot https://www.example.com/ | (exec 0<&-; sleep 0.5)`).status).toBe(0);
+  });
+
+  it("a full disk is an error (2) naming the command, never a verdict", () => {
+    const result = shell(`${cli} allowed examples/robots.txt Googlebot https://www.example.com/ > /dev/full`);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^robots: allowed: cannot write the output: ENOSPC/);
+  });
+
+  it("check carries on when its standard error is closed (2>&1 | head), and exits 0", () => {
+    const result = shell(`printf 'https://www.example.com/a\\n' | ${cli} check --robots examples/robots.txt --agent Googlebot --count 2>&1 | head -n 1`);
+    expect(result.stdout).toBe("allowed\t1\n");
+    expect(result.status).toBe(0);
+  });
+
+  it("a URL file that cannot be read for any reason (here a symlink loop) is a one-line error", () => {
+    const loop = join(work, "loop-a");
+    symlinkSync(join(work, "loop-b"), loop);
+    symlinkSync(loop, join(work, "loop-b"));
+    const { code, stderr } = robots(["check", "--robots", "examples/robots.txt", "--agent", "x", loop]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^robots: check: cannot read URLs from ".*loop-a": ELOOP\n$/);
+  });
+
+  it("shows the controls in robots.txt lines, patterns and page directives as escapes", () => {
+    const file = join(work, "escapes.txt");
+    writeFileSync(file, "User-agent: *\nDisalow: /y\x1b[31m\u202e\nDisallow: /x\x1b]0;title\x07\n");
+    const lint = robots(["lint", file]);
+    expect(lint.stdout).toContain("Disalow: /y\\x1b[31m\\u202e");
+    const explain = robots(["explain", file, "https://a.com/x\x1b]0;title\x07", "--agent", "x"]);
+    expect(explain.stdout).toContain("Disallow /x\\x1b]0;title\\x07");
+    const page = join(work, "escapes.html");
+    writeFileSync(page, '<meta name="robots" content="noindex\x1b[2J">');
+    expect(robots(["meta", page, "--agent", "x"]).stdout).toContain("noindex\\x1b[2J");
+    for (const { stdout } of [lint, explain]) expect(stdout).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
+    // --json keeps the text as it is (JSON escapes what it must).
+    expect(JSON.parse(robots(["lint", "--json", file]).stdout).findings[0].fix).toContain("\x1b[31m");
   });
 });

@@ -87,7 +87,7 @@ describe("robots fetch", () => {
     [["fetch", "example.com"], /^robots: fetch: not an absolute URL: "example.com"/],
     [["fetch", "ftp://files.example/pub"], /^robots: fetch: the platform fetch cannot fetch ftp URLs/],
     [["fetch", "http://127.0.0.1:9/", "--on-429", "maybe"], /^robots: fetch: --on-429 must be "unreachable" or "unavailable"/],
-    [["fetch", "http://127.0.0.1:9/", "--timeout", "soon"], /^robots: fetch: --timeout must be a non-negative number of milliseconds, got "soon"/],
+    [["fetch", "http://127.0.0.1:9/", "--timeout", "soon"], /^robots: fetch: --timeout must be a positive whole number of milliseconds, got "soon"/],
     [["fetch", "http://127.0.0.1:9/", "--max-bytes", "1000"], /^robots: fetch: --max-bytes must be an integer of at least 512000/],
   ])("fails with one line and exit code 2: %j", async (args, message) => {
     const { code, stdout, stderr } = await robots(args);

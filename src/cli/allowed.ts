@@ -1,6 +1,7 @@
 /** `robots allowed FILE AGENT URL`: the exit code says it (0 allowed, 1 disallowed), as Google's `robots` binary does. */
 import { parseArgs } from "node:util";
 import { commandConfig, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, positionalArgs } from "./args.js";
+import { printable } from "./format.js";
 
 export const ALLOWED_HELP = `Usage: robots allowed [options] FILE AGENT URL
 
@@ -37,6 +38,6 @@ export async function runAllowed(args: string[]): Promise<number> {
   const { robots } = await loadRobots("allowed", file, options);
   const allowed = robots.isAllowed(url, agent);
   robots.dispose();
-  if (!values.quiet) process.stdout.write(`user-agent '${agent}' with URI '${url}': ${allowed ? "ALLOWED" : "DISALLOWED"}\n`);
+  if (!values.quiet) process.stdout.write(`user-agent '${printable(agent)}' with URI '${printable(url)}': ${allowed ? "ALLOWED" : "DISALLOWED"}\n`);
   return allowed ? 0 : 1;
 }

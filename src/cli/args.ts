@@ -38,6 +38,14 @@ export function parseCommand<T>(command: string, parse: () => T): T {
   }
 }
 
+/**
+ * A whole number typed on the command line, or NaN: decimal digits only, because Number() reads
+ * "" as 0 (`--max-bytes=` would read no robots.txt at all), "1e9" as a billion and "0x10" as 16.
+ */
+export function wholeNumber(text: string): number {
+  return /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+}
+
 /** `--profile` and `--max-bytes` as `Robots.parse` options. */
 export function parseOptions(command: string, values: { profile?: string; "max-bytes"?: string }): ParseOptions {
   const profile = values.profile ?? "google";
@@ -45,7 +53,7 @@ export function parseOptions(command: string, values: { profile?: string; "max-b
     throw new CliError(`${command}: --profile must be google or rfc9309, got "${profile}"`);
   }
   const text = values["max-bytes"] ?? "512000";
-  const maxBytes = text === "Infinity" ? Infinity : Number(text);
+  const maxBytes = text === "Infinity" ? Infinity : wholeNumber(text);
   if (!(maxBytes === Infinity || (Number.isSafeInteger(maxBytes) && maxBytes >= 0))) {
     throw new CliError(`${command}: --max-bytes must be a non-negative integer or Infinity, got "${text}"`);
   }

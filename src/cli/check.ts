@@ -2,7 +2,7 @@
 import { createReadStream, fstatSync, statSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { parseArgs } from "node:util";
-import { commandConfig, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, requireAgents } from "./args.js";
+import { commandConfig, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, requireAgents, wholeNumber } from "./args.js";
 import { CHECK_FETCH_HELP, checkFetchOptions, fetchClassifier } from "./check-fetch.js";
 import { formatBatch, formatCounts, ruleTexts, type CheckFormat, type RuleTexts } from "./check-output.js";
 import { FETCH_OPTIONS } from "./fetch.js";
@@ -10,7 +10,7 @@ import { CliError } from "./cli-error.js";
 import { lineBatches } from "./line-batches.js";
 import { Progress } from "./progress.js";
 import { sourceLines } from "../index.js";
-import { RobotsWorkerPool } from "../parallel.js";
+import { MAX_POOL_WORKERS, RobotsWorkerPool } from "../parallel.js";
 import type { BatchResult, ParseOptions } from "../types.js";
 
 export const CHECK_HELP = `Usage: robots check --robots FILE --agent NAME [options] [URLS_FILE|-]
@@ -18,7 +18,9 @@ export const CHECK_HELP = `Usage: robots check --robots FILE --agent NAME [optio
 
 Classifies URLs, one per line, from URLS_FILE or standard input ("-" or no file), and prints one
 tab-separated line per URL: "allowed" or "disallowed", the URL, and the matching robots.txt line
-(0 when no rule matched). It streams: millions of URLs in constant memory, so it works as a Unix
+(0 when no rule matched). URLs are written as read: a tab inside one (no valid URL holds one)
+adds a column, the verdict staying first and the line last; jsonl decodes them as UTF-8, bytes
+that are not UTF-8 becoming U+FFFD. It streams: millions of URLs in constant memory, so it works as a Unix
 filter and as the mapper of Hadoop Streaming or Spark's pipe(). A summary goes to standard
 error, and on a terminal a progress line (URLs, URLs/s, and the time left when the input size
 is known).
@@ -30,7 +32,7 @@ ${CHECK_FETCH_HELP}
   --format FORMAT     tsv (default) or jsonl: {"url":...,"allowed":true,"line":12}
   --count             Print only the counts of allowed and disallowed URLs
   --rule              Add the text of the matching robots.txt line (TSV column or "rule" field)
-  --workers N         Classify on N worker threads (same output, same order)
+  --workers N         Classify on N worker threads, 1 to 256 (same output, same order)
 ${PARSE_OPTIONS_HELP}
   -q, --quiet         No summary or progress on standard error
   -h, --help          Show this help
@@ -98,8 +100,9 @@ function parseCheckArgs(args: string[]) {
   const agents = requireAgents("check", values.agent);
   const parse = parseOptions("check", values);
   if (values.format !== "tsv" && values.format !== "jsonl") throw new CliError(`check: --format must be tsv or jsonl, got "${values.format}"`);
-  const workers = Number(values.workers);
-  if (!Number.isSafeInteger(workers) || workers < 1) throw new CliError(`check: --workers must be a positive integer, got "${values.workers}"`);
+  const workers = wholeNumber(values.workers);
+  if (!(workers >= 1 && workers <= MAX_POOL_WORKERS)) throw new CliError(`check: --workers must be an integer from 1 to ${MAX_POOL_WORKERS}, got "${values.workers}"`);
+  if (values.rule && values.count) throw new CliError("check: --rule adds a column to each URL's line, which --count does not print");
   if (positionals.length > 1) throw new CliError(`check: one URL file at most, got ${positionals.length}`);
   if (values.robots === "-" && (positionals[0] ?? "-") === "-") throw new CliError("check: the robots.txt and the URLs cannot both come from standard input");
   const options: CheckOptions = {

@@ -1,9 +1,9 @@
 /** `robots explain FILE URL --agent NAME`: the verdict, the deciding rule in context, the groups and why, the rules that lost. */
 import { parseArgs } from "node:util";
-import { commandConfig, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, positionalArgs, requireAgents } from "./args.js";
+import { commandConfig, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, positionalArgs, requireAgents, wholeNumber } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { paletteFor, type Palette } from "./colour.js";
-import { clip, groupLines, plural } from "./format.js";
+import { clip, groupLines, plural, printableDeep } from "./format.js";
 import { sourceLines } from "../index.js";
 import type { GroupInfo, Profile, RobotsTxt, RuleMatch, UserAgentLine } from "../types.js";
 
@@ -173,12 +173,12 @@ export async function runExplain(args: string[]): Promise<number> {
   const options = parseOptions("explain", values);
   const [file, url] = positionalArgs("explain", positionals, ["FILE", "URL"]);
   const agents = requireAgents("explain", values.agent);
-  const context = Number(values.context);
+  const context = wholeNumber(values.context);
   if (!Number.isSafeInteger(context) || context < 0) throw new CliError(`explain: --context must be a non-negative integer, got "${values.context}"`);
   const { body, robots } = await loadRobots("explain", file, options);
   const details = explainDetails(robots, url, agents);
   robots.dispose();
   if (values.json) process.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
-  else process.stdout.write(formatExplanation(details, sourceLines(body, options), context, paletteFor(process.stdout)));
+  else process.stdout.write(formatExplanation(printableDeep(details), printableDeep(sourceLines(body, options)), context, paletteFor(process.stdout)));
   return 0;
 }

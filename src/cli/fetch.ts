@@ -1,7 +1,8 @@
 /** `robots fetch URL`: fetches a site's robots.txt as a crawler would and shows what follows from it. */
 import { parseArgs } from "node:util";
-import { HELP_OPTION, parseCommand, positionalArgs } from "./args.js";
+import { HELP_OPTION, parseCommand, positionalArgs, wholeNumber } from "./args.js";
 import { CliError } from "./cli-error.js";
+import { printableDeep } from "./format.js";
 import { isRobotsError, RobotsCache } from "../index.js";
 import type { CrawlExplanation, RobotsCacheOptions, RobotsFetchInfo, RobotsOriginState } from "../index.js";
 
@@ -40,19 +41,24 @@ export const FETCH_OPTIONS = {
 } as const;
 
 /** The fetch options of the command line as `RobotsCache` options (validated by the cache). */
-export function cacheOptions(command: string, values: { [K in keyof typeof FETCH_OPTIONS]?: string }): RobotsCacheOptions {
+export function cacheOptions(command: string, values: { [K in keyof typeof FETCH_OPTIONS | "max-bytes"]?: string }): RobotsCacheOptions {
   const milliseconds = (name: string, text: string | undefined): number | undefined => {
     if (text === undefined) return undefined;
-    const value = Number(text);
-    if (text.trim() === "" || !Number.isFinite(value) || value < 0) {
-      throw new CliError(`${command}: --${name} must be a non-negative number of milliseconds, got "${text}"`);
-    }
+    const value = wholeNumber(text);
+    // 0 would fail every fetch before it began.
+    if (!(value >= 1)) throw new CliError(`${command}: --${name} must be a positive whole number of milliseconds, got "${text}"`);
     return value;
   };
+  const maxBytes = values["max-bytes"];
+  // The range (at least the RFC's 512000) is the cache's to check; that the text is a number, ours.
+  if (maxBytes !== undefined && Number.isNaN(wholeNumber(maxBytes))) {
+    throw new CliError(`${command}: --max-bytes must be a whole number of bytes, got "${maxBytes}"`);
+  }
   return {
     userAgent: values["user-agent"],
     totalTimeout: milliseconds("timeout", values.timeout),
     connectTimeout: milliseconds("connect-timeout", values["connect-timeout"]),
+    maxBytes: maxBytes === undefined ? undefined : wholeNumber(maxBytes),
     on429: values["on-429"] as RobotsCacheOptions["on429"],
   };
 }
@@ -94,7 +100,6 @@ export async function runFetch(args: string[]): Promise<number> {
   const [url] = positionalArgs("fetch", positionals, ["URL"]);
   const cache = commandCache("fetch", {
     ...cacheOptions("fetch", values),
-    maxBytes: values["max-bytes"] === undefined ? undefined : Number(values["max-bytes"]),
     profile: values.profile as RobotsCacheOptions["profile"],
   });
   let state: RobotsOriginState;
@@ -110,7 +115,7 @@ export async function runFetch(args: string[]): Promise<number> {
     cache.clear();
   }
   if (values.json) process.stdout.write(`${JSON.stringify({ ...state, ...(verdict && { verdict }) }, null, 2)}\n`);
-  else process.stdout.write(formatState(state, verdict, values.agent, Date.now()));
+  else process.stdout.write(formatState(printableDeep(state), printableDeep(verdict), printableDeep(values.agent), Date.now()));
   return 0;
 }
 

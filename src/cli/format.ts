@@ -16,3 +16,35 @@ export function groupLines(lines: readonly number[]): string {
   if (lines.length === 1) return `the group at line ${lines[0]}`;
   return `the groups at lines ${lines.slice(0, -1).join(", ")} and ${lines[lines.length - 1]}`;
 }
+
+/**
+ * Controls that a terminal would act on (ESC sequences that recolour, retitle, clear or move
+ * the cursor; CR and LF that forge lines; DEL; C1 controls) and the bidirectional overrides
+ * that reorder text on screen, as the text from robots.txt files, pages and servers may hold them.
+ * A tab stays.
+ */
+const UNPRINTABLE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text from outside shown as it is, but with every control a terminal would act on written as an escape (`\x1b`). */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const code = c.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16)}`;
+  });
+}
+
+/**
+ * Every string in a result (plain objects and arrays, recursively) made printable, before a
+ * command formats it for a terminal: the formatting adds colours of its own afterwards, and no
+ * field of the result can slip through unescaped. Dates and other objects are kept as they are.
+ */
+export function printableDeep<T>(value: T): T {
+  if (typeof value === "string") return printable(value) as T;
+  if (Array.isArray(value)) return value.map(printableDeep) as T;
+  if (value !== null && typeof value === "object") {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return value;
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, printableDeep(field)])) as T;
+  }
+  return value;
+}

@@ -43,8 +43,9 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
       keep(chunk.subarray(lastNewline + 1));
     }
   } catch (error) {
+    // Any error of the system (ENOENT, EACCES, EISDIR, ELOOP, ENAMETOOLONG, EIO...) is the file's.
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "EACCES" || code === "EISDIR") throw new CliError(`check: cannot read URLs from "${urlsFile}": ${code}`);
+    if (typeof code === "string" && /^E[A-Z0-9]+$/.test(code)) throw new CliError(`check: cannot read URLs from "${urlsFile}": ${code}`);
     throw error;
   }
   if (pendingBytes > 0) yield { batch: pending.length === 1 ? pending[0] : Buffer.concat(pending), bytesRead };

@@ -70,27 +70,47 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(mainHelp());
       return 0;
     case "help": {
-      const topic = rest[0];
+      const [topic, extra] = rest;
       if (topic !== undefined && !Object.hasOwn(COMMANDS, topic)) throw new CliError(`unknown command "${topic}" (try: robots --help)`);
+      if (extra !== undefined) throw new CliError(`help: unexpected argument "${extra}" (usage: robots help [COMMAND])`);
       process.stdout.write(topic === undefined ? mainHelp() : COMMANDS[topic].help);
       return 0;
     }
     case "-v":
     case "--version":
+      if (rest.length > 0) throw new CliError(`--version: unexpected argument "${rest[0]}"`);
       process.stdout.write(`${version()}\n`);
       return 0;
     default:
       if (!Object.hasOwn(COMMANDS, name)) throw new CliError(`unknown command "${name}" (try: robots --help)`);
+      running = name;
       return COMMANDS[name].run(rest);
   }
 }
 
-// A reader that stops early (`robots check ... | head`) closes the pipe: the command stops quietly
-// with status 0, as Unix filters do, instead of dying of an unhandled EPIPE error.
+/** The command running, for messages about its output. */
+let running = "";
+
+// A reader that stops early closes the pipe. `check` is a filter (`robots check ... | head`): it
+// stops quietly with status 0, as Unix filters do. The other commands answer with their exit
+// status too (`allowed`: 0 or 1, `lint`: the findings), which a reader that ignores their text
+// still gets: they finish without writing, and their status stands.
+let outputClosed = false;
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code !== "EPIPE") process.stderr.write(`robots: cannot write the output: ${error.message}\n`);
-  process.exit(error.code === "EPIPE" ? 0 : 1);
+  // Writes after the close fail too (the stream is destroyed): the reader is gone, nothing to say.
+  if (error.code === "EPIPE" || outputClosed) {
+    outputClosed = true;
+    if (running === "check") process.exit(0);
+    return;
+  }
+  // Any other failure to write (a full disk): the output is incomplete, which is an error (2),
+  // never a verdict (`allowed` exits 1 for "disallowed").
+  process.stderr.write(`robots: ${running === "" ? "" : `${running}: `}cannot write the output: ${error.message}\n`);
+  process.exit(2);
 });
+// A closed standard error (`2>&1 | head`) has no reader for the summary or for an error message:
+// the command carries on, and its status stands.
+process.stderr.on("error", () => undefined);
 
 const debug = process.argv.includes("--debug");
 main(process.argv.slice(2).filter((arg) => arg !== "--debug")).then(

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { xRobotsTagFromLine } from "../directives/headers.js";
 import { IndexingDirectives, init, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
 import { CliError } from "./cli-error.js";
+import { printableDeep } from "./format.js";
 
 export const META_HELP = `Usage: robots meta FILE.html --agent NAME [options]
 
@@ -143,7 +144,7 @@ export async function runMeta(args: string[]): Promise<number> {
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ resolution, metaTags: page.metaTags, headerValues: page.headerValues, input: page.input }, null, 2)}\n`);
   } else {
-    process.stdout.write(formatResolution(resolution));
+    process.stdout.write(formatResolution(printableDeep(resolution)));
   }
   return 0;
 }
