@@ -109,7 +109,6 @@ function resolve<T>(options: object | undefined, specs: Record<string, OptionSpe
   return resolved as T;
 }
 
-
 export function resolveFetchOptions(options: FetchRobotsOptions | undefined): ResolvedFetchOptions {
   return resolve(options, FETCH_SPECS);
 }

@@ -27,9 +27,12 @@ export function checkOptionNames(options: unknown, known: readonly string[]): vo
   }
 }
 
+/** The names of `Robots.parse` options (the worker pool takes them too). */
+export const PARSE_OPTION_NAMES: readonly string[] = ["profile", "maxBytes", "keepSource"];
+
 /** Validates `Robots.parse` options; unknown keys and bad values throw `ROBOTS_ERR_INVALID_OPTION`. */
 export function resolveParseOptions(options: ParseOptions | undefined): ResolvedParseOptions {
-  checkOptionNames(options, ["profile", "maxBytes", "keepSource"]);
+  checkOptionNames(options, PARSE_OPTION_NAMES);
   if (options === undefined) return { profile: "google", maxBytes: DEFAULT_MAX_BYTES, keepSource: false };
   const profile = options.profile ?? "google";
   if (profile !== "google" && profile !== "rfc9309") {

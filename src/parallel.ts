@@ -15,7 +15,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
 import { describeValue, RobotsError } from "./errors.js";
-import { agentList, assertUrlBatch, checkOptionNames, resolveParseOptions } from "./options.js";
+import { agentList, assertUrlBatch, checkOptionNames, PARSE_OPTION_NAMES, resolveParseOptions } from "./options.js";
 import { linesCapacity, writeLines } from "./url-bytes.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
 
@@ -108,7 +108,7 @@ export class RobotsWorkerPool {
 
   /** Starts the workers, each compiling `body` once; resolves when all are ready. */
   static async create(body: string | Uint8Array, options: WorkerPoolOptions = {}): Promise<RobotsWorkerPool> {
-    checkOptionNames(options, ["workers", "profile", "maxBytes", "keepSource"]);
+    checkOptionNames(options, ["workers", ...PARSE_OPTION_NAMES]);
     const { workers: count = availableParallelism(), ...parseOptions } = options;
     if (!Number.isSafeInteger(count) || count < 1 || count > MAX_POOL_WORKERS) {
       throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `workers must be an integer from 1 to ${MAX_POOL_WORKERS}, got ${describeValue(count)}`);

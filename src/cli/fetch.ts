@@ -49,16 +49,14 @@ export function cacheOptions(command: string, values: { [K in keyof typeof FETCH
     if (!(value >= 1)) throw new CliError(`${command}: --${name} must be a positive whole number of milliseconds, got "${text}"`);
     return value;
   };
-  const maxBytes = values["max-bytes"];
+  const maxBytes = values["max-bytes"] === undefined ? undefined : wholeNumber(values["max-bytes"]);
   // The range (at least the RFC's 512000) is the cache's to check; that the text is a number, ours.
-  if (maxBytes !== undefined && Number.isNaN(wholeNumber(maxBytes))) {
-    throw new CliError(`${command}: --max-bytes must be a whole number of bytes, got "${maxBytes}"`);
-  }
+  if (Number.isNaN(maxBytes)) throw new CliError(`${command}: --max-bytes must be a whole number of bytes, got "${values["max-bytes"]}"`);
   return {
     userAgent: values["user-agent"],
     totalTimeout: milliseconds("timeout", values.timeout),
     connectTimeout: milliseconds("connect-timeout", values["connect-timeout"]),
-    maxBytes: maxBytes === undefined ? undefined : wholeNumber(maxBytes),
+    maxBytes,
     on429: values["on-429"] as RobotsCacheOptions["on429"],
   };
 }
