@@ -135,12 +135,26 @@ describe("directive lists", () => {
     expect(summary(page.directives)).toEqual(["*:nofollow"]);
   });
 
-  it("joins a date's comma only after a weekday name", () => {
+  it("joins a date's comma after a weekday name, or where the date goes on after it (ISO 8601's decimal comma)", () => {
     expect(read("unavailable_after: Wed, 03 Dec 2025 13:09:53 GMT, noindex").directives.map((d) => d.text)).toEqual([
       "unavailable_after: Wed, 03 Dec 2025 13:09:53 GMT", "noindex",
     ]);
     expect(read("unavailable_after: 2025-12-03, noindex").directives.map((d) => d.name)).toEqual(["unavailable_after", "noindex"]);
     expect(read("unavailable_after: Wed").invalid).toMatchObject([{ problem: "invalid-value" }]);
+    // The offset after the decimal comma belongs to the date: 13:09:53.5 at +05:00 is 08:09:53.5 UTC.
+    const page = IndexingDirectives.parse({ headers: "unavailable_after: 2025-12-03T13:09:53,5+05:00, noindex" });
+    expect(page.directives.map((d) => d.text)).toEqual(["unavailable_after: 2025-12-03T13:09:53,5+05:00", "noindex"]);
+    expect(page.agents).toEqual([]);
+    expect(page.resolve("x", { now: Date.parse("2025-12-03T10:00:00Z") })).toMatchObject({
+      unavailableAfter: new Date("2025-12-03T08:09:53.500Z"), expired: true,
+    });
+  });
+
+  it("holds a max-snippet past 2^53 as the largest safe integer (a limit still), not as invalid", () => {
+    const page = IndexingDirectives.parse({ headers: "max-snippet:99999999999999999999" });
+    expect(page.invalid).toEqual([]);
+    expect(page.resolve("x").maxSnippet).toBe(Number.MAX_SAFE_INTEGER);
+    expect(page.toHeaderValues()).toEqual([`max-snippet:${Number.MAX_SAFE_INTEGER}`]);
   });
 
   it("gives flag and value directives their typed values", () => {
@@ -161,6 +175,25 @@ describe("unavailable_after dates beyond the examples", () => {
     expect(iso("03 Dec 2025 13:09:53 Z")).toBe("2025-12-03T13:09:53.000Z");
     expect(iso("03 Dec 2025 13:09:53")).toBe("2025-12-03T13:09:53.000Z");
     expect(iso("2025-12-03 13:09:53")).toBe("2025-12-03T13:09:53.000Z");
+  });
+
+  it("reads ISO 8601 basic format, times to the hour or minute, 24:00 as the end of the day", () => {
+    expect(iso("20251203")).toBe("2025-12-03T00:00:00.000Z");
+    expect(iso("20251203T130953Z")).toBe("2025-12-03T13:09:53.000Z");
+    expect(iso("20251203T1309+0100")).toBe("2025-12-03T12:09:00.000Z");
+    expect(iso("2025-12-03T13Z")).toBe("2025-12-03T13:00:00.000Z");
+    expect(iso("2025-12-03T13:09")).toBe("2025-12-03T13:09:00.000Z");
+    expect(iso("2025-12-03T24:00:00Z")).toBe("2025-12-04T00:00:00.000Z");
+    expect(iso("2025-12-31T24:00")).toBe("2026-01-01T00:00:00.000Z");
+    for (const bad of ["2025-12-03T24:00:01", "2025-12-03T24:30", "2025123", "20251303"]) expect(iso(bad), bad).toBeNull();
+  });
+
+  it("reads RFC 822 dates without a space after the weekday's comma, and Alaska's and Hawaii's zones", () => {
+    expect(iso("Wed,03 Dec 2025 13:09:53 GMT")).toBe("2025-12-03T13:09:53.000Z");
+    expect(iso("03 Dec 2025 13:09:53 AKST")).toBe("2025-12-03T22:09:53.000Z");
+    expect(iso("03 Jul 2025 13:09:53 AKDT")).toBe("2025-07-03T21:09:53.000Z");
+    expect(iso("03 Dec 2025 13:09:53 HST")).toBe("2025-12-03T23:09:53.000Z");
+    expect(iso("03 Dec 2025 13:09:53 HDT")).toBe("2025-12-03T22:09:53.000Z");
   });
 
   it("maps two-digit years 00-69 to 20xx and 70-99 to 19xx", () => {

@@ -19,10 +19,11 @@ const FULL_MONTHS = ["january", "february", "march", "april", "may", "june", "ju
 const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 const FULL_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 
-/** RFC 822 5.1 zones, in minutes east of UTC. */
+/** RFC 822 5.1 zones and the other US zone names (Alaska, Hawaii), in minutes east of UTC. */
 const ZONES: Readonly<Record<string, number>> = {
   gmt: 0, ut: 0, utc: 0, z: 0,
   est: -300, edt: -240, cst: -360, cdt: -300, mst: -420, mdt: -360, pst: -480, pdt: -420,
+  akst: -540, akdt: -480, hst: -600, hdt: -540,
 };
 
 /** A weekday name, abbreviated or in full, any case (the word before the comma of RFC dates). */
@@ -43,9 +44,13 @@ function fullYear(digits: string): number {
   return year < 70 ? 2000 + year : 1900 + year;
 }
 
-/** Milliseconds since the epoch for validated fields, or undefined when any is out of range. */
+/**
+ * Milliseconds since the epoch for validated fields, or undefined when any is out of range. Hour
+ * 24 is ISO 8601's end of the day (24:00:00, the next day's midnight) and allows nothing after it.
+ */
 function utcTime(year: number, month: number, day: number, hour: number, minute: number, second: number, millisecond: number, offsetMinutes: number): number | undefined {
-  if (month < 0 || month > 11 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const endOfDay = hour === 24 && minute === 0 && second === 0 && millisecond === 0;
+  if (month < 0 || month > 11 || day < 1 || (hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined;
   const daysInMonth = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   if (day > daysInMonth) return undefined;
   const date = new Date(0);
@@ -66,8 +71,11 @@ function zoneOffset(zone: string | undefined): number | undefined {
   return ZONES[zone.toLowerCase()];
 }
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
-const RFC = /^(?:([A-Za-z]+),?\s+)?(\d{1,2})(?:\s+|-)([A-Za-z]+)(?:\s+|-)(\d{4}|\d{2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([A-Za-z]+|[+-]\d{4}))?$/;
+/** ISO 8601 extended format (`2025-12-03T13:09:53.5+05:00`); the time to the hour, minute or second. */
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+/** ISO 8601 basic format (`20251203`, `20251203T130953Z`, `20251203T1309+0500`). */
+const ISO_BASIC = /^(\d{4})(\d{2})(\d{2})(?:[Tt](\d{2})(?:(\d{2})(?:(\d{2})(?:[.,](\d{1,9}))?)?)?\s*([Zz]|[+-]\d{2}(?:\d{2})?)?)?$/;
+const RFC = /^(?:([A-Za-z]+)(?:,\s*|\s+))?(\d{1,2})(?:\s+|-)([A-Za-z]+)(?:\s+|-)(\d{4}|\d{2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([A-Za-z]+|[+-]\d{4}))?$/;
 const ASCTIME = /^([A-Za-z]{3})\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{2}):(\d{2}):(\d{2})\s+(\d{4})$/;
 
 /** Parses an `unavailable_after` value; undefined when it is not a valid date in an accepted form. */
@@ -75,7 +83,7 @@ export function parseDirectiveDate(text: string): Date | undefined {
   assertText(text, "a date");
   const value = text.trim();
   let time: number | undefined;
-  let match = ISO.exec(value);
+  let match = ISO.exec(value) ?? ISO_BASIC.exec(value);
   if (match) {
     const [, year, month, day, hour, minute, second, fraction, zone] = match;
     const offset = zoneOffset(zone);

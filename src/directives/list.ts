@@ -67,11 +67,16 @@ export function readDirectiveList(text: string, agent: string | null, header: bo
       }
     }
     if (element === "") continue;
-    // A comma inside a date does not end the element: RFC 822/1123/850 dates have one after the weekday.
+    // A comma inside a date does not end the element: RFC 822/1123/850 dates have one after the
+    // weekday, and ISO 8601 may write the fraction of a second after one (`13:09:53,5+05:00`).
     const colon = element.indexOf(":");
-    if (colon > 0 && i + 1 < pieces.length && asciiLower(trimSpace(element.slice(0, colon))) === "unavailable_after" &&
-      isWeekdayName(trimSpace(element.slice(colon + 1)))) {
-      element = `${element},${pieces[++i]!.replace(/[\t\n\f\r ]+$/, "")}`;
+    if (colon > 0 && i + 1 < pieces.length && asciiLower(trimSpace(element.slice(0, colon))) === "unavailable_after") {
+      const date = trimSpace(element.slice(colon + 1));
+      const next = pieces[i + 1]!.replace(/[\t\n\f\r ]+$/, "");
+      if (isWeekdayName(date) || parseDirectiveDate(`${date},${next}`) !== undefined) {
+        element = `${element},${next}`;
+        i++;
+      }
     }
     readElement(element, agent, source, into);
   }
@@ -110,10 +115,11 @@ function typedDirective(
   switch (name) {
     case "max-snippet":
     case "max-video-preview": {
-      // An integer; -1 means no limit; anything else negative or unparseable is ignored.
+      // An integer; -1 means no limit; anything else negative or unparseable is ignored. One past
+      // 2^53 is still a (very large) limit: held as the largest safe integer, which reads back the same way.
       if (!/^[+-]?\d+$/.test(value)) return undefined;
-      const number = Number(value);
-      return number < -1 || !Number.isSafeInteger(number) ? undefined : { ...common, name, value: number === 0 ? 0 : number };
+      const number = Math.min(Number(value), Number.MAX_SAFE_INTEGER);
+      return number < -1 ? undefined : { ...common, name, value: number === 0 ? 0 : number };
     }
     case "max-image-preview": {
       const preview = asciiLower(value) as ImagePreview;
