@@ -11,7 +11,7 @@ import { type ResolvedCacheOptions, resolveCacheOptions } from "./crawler-option
 import { RobotsError } from "./errors.js";
 import { fetchWith, unfetchableScheme } from "./fetch.js";
 import { init, initSync } from "./init.js";
-import { originOf } from "./location.js";
+import { requestedPage } from "./location.js";
 import { agentList } from "./options.js";
 import { forEachLimited } from "./pool.js";
 import { Robots } from "./robots.js";
@@ -55,27 +55,25 @@ export class RobotsCache {
 
   /** Whether `agent` may crawl the page, fetching its origin's robots.txt if the cache has none in force. */
   async isAllowed(pageUrl: string | URL, agent: AgentQuery): Promise<boolean> {
-    const origin = this.#originOf(pageUrl);
+    const { origin, href } = this.#page(pageUrl);
     const agents = agentList(agent);
-    const page = hrefOf(pageUrl);
     return this.#use(origin, (entry) => {
       const force = this.#inForce(entry);
-      return force.policy === "rules" ? force.robots.isAllowed(page, agents) : force.policy === "allow-all";
+      return force.policy === "rules" ? force.robots.isAllowed(href, agents) : force.policy === "allow-all";
     });
   }
 
   /** The verdict with its reason: the deciding rule and line, or what the fetch of robots.txt gave. */
   async explain(pageUrl: string | URL, agent: AgentQuery): Promise<CrawlExplanation> {
-    const origin = this.#originOf(pageUrl);
+    const { origin, href } = this.#page(pageUrl);
     const agents = agentList(agent);
-    const page = hrefOf(pageUrl);
     return this.#use(origin, (entry) => {
       const force = this.#inForce(entry);
       const about = { robotsUrl: robotsUrlOf(origin), fetch: { ...entry.fetch } };
       if (force.policy !== "rules") {
         return { allowed: force.policy === "allow-all", reason: force.reason, line: 0, stale: false, ...about };
       }
-      const explanation = force.robots.explain(page, agents);
+      const explanation = force.robots.explain(href, agents);
       return { ...explanation, reason: explanation.line > 0 ? "rule" : "no-rule", stale: force.stale, ...about };
     });
   }
@@ -85,7 +83,7 @@ export class RobotsCache {
    * is fetched once (at most `concurrency` at a time) and each group is decided in one engine call.
    */
   async classify(pageUrls: readonly string[], agent: AgentQuery): Promise<CrawlBatchResult> {
-    const groups = this.#groupByOrigin(pageUrls);
+    const { groups, hrefs } = this.#groupByOrigin(pageUrls);
     const agents = agentList(agent);
     const allowed = new Uint8Array(pageUrls.length);
     const lines = new Uint32Array(pageUrls.length);
@@ -101,7 +99,7 @@ export class RobotsCache {
           }
           return;
         }
-        const batch = force.robots.classifyWithLines(indices.map((i) => pageUrls[i]), agents);
+        const batch = force.robots.classifyWithLines(indices.map((i) => hrefs[i]), agents);
         indices.forEach((i, k) => {
           allowed[i] = batch.allowed[k];
           lines[i] = batch.lines[k];
@@ -162,22 +160,31 @@ export class RobotsCache {
 
   /** The cache key of a page, checked before anything is fetched. */
   #originOf(url: string | URL): string {
-    const origin = originOf(url);
-    const refusal = unfetchableScheme(origin.slice(0, origin.indexOf("//")), this.#options.fetch);
-    if (refusal !== undefined) throw new RobotsError("ROBOTS_ERR_UNSUPPORTED_SCHEME", refusal);
-    return origin;
+    return this.#page(url).origin;
   }
 
-  /** Indices of the URLs per origin, in input order; an invalid URL throws with its index. */
-  #groupByOrigin(urls: readonly string[]): Map<string, number[]> {
+  /**
+   * A page's origin (the cache key, checked before anything is fetched) and the URL its rules
+   * are matched against: the one a crawler's HTTP client requests (see requestedPage).
+   */
+  #page(url: string | URL): { origin: string; href: string } {
+    const page = requestedPage(url);
+    const refusal = unfetchableScheme(page.origin.slice(0, page.origin.indexOf("//")), this.#options.fetch);
+    if (refusal !== undefined) throw new RobotsError("ROBOTS_ERR_UNSUPPORTED_SCHEME", refusal);
+    return page;
+  }
+
+  /** Indices of the URLs per origin, in input order, and each URL as requested; an invalid URL throws with its index. */
+  #groupByOrigin(urls: readonly string[]): { groups: Map<string, number[]>; hrefs: string[] } {
     if (!Array.isArray(urls)) throw new RobotsError("ROBOTS_ERR_INVALID_URL", "URLs must be an array of strings");
     const groups = new Map<string, number[]>();
+    const hrefs = new Array<string>(urls.length);
     // An index loop: forEach skips the holes of a sparse array, which would leave verdicts unset.
     for (let index = 0; index < urls.length; index++) {
       const url = urls[index];
       let origin: string;
       try {
-        origin = this.#originOf(url);
+        ({ origin, href: hrefs[index] } = this.#page(url));
       } catch (error) {
         const { code, message } = error as RobotsError;
         throw new RobotsError(code, `URL at index ${index}: ${message}`, { cause: error });
@@ -186,7 +193,7 @@ export class RobotsCache {
       if (group === undefined) groups.set(origin, [index]);
       else group.push(index);
     }
-    return groups;
+    return { groups, hrefs };
   }
 
   #inForce(entry: CacheEntry): InForce {
@@ -307,9 +314,4 @@ export class RobotsCache {
 
 function robotsUrlOf(origin: string): string {
   return `${origin}/robots.txt`;
-}
-
-/** A page URL as the engine reads it: a `URL` object by its serialisation (the origin was checked first). */
-function hrefOf(url: string | URL): string {
-  return url instanceof URL ? url.href : url;
 }

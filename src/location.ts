@@ -22,8 +22,22 @@ const ROBOTS_SCHEMES = new Set(["http:", "https:", "ftp:"]);
  * normaliser. A host that is only dots, or that still ends in a dot after that, is invalid.
  */
 export function originOf(url: string | URL): string {
-  const parsed = parseUrl(url);
+  return originOfParsed(parseUrl(url));
+}
+
+function originOfParsed(parsed: URL): string {
   return `${parsed.protocol}//${hostOf(parsed)}${parsed.port === "" ? "" : `:${parsed.port}`}`;
+}
+
+/**
+ * A page as a crawler requests it: its origin (the cache key) and its URL as the WHATWG parser
+ * writes it, which is what an HTTP client sends (Node's fetch among them): backslashes read as
+ * slashes, tabs and line breaks dropped, `.` and `..` segments resolved, spaces and non-ASCII
+ * characters percent-encoded. `http://h/a/../p` fetches `/p`, so `/p`'s rules decide it.
+ */
+export function requestedPage(url: string | URL): { origin: string; href: string } {
+  const parsed = parseUrl(url);
+  return { origin: originOfParsed(parsed), href: parsed.href };
 }
 
 /**

@@ -35,6 +35,22 @@ function freshCache(options: RobotsCacheOptions = {}): RobotsCache {
 
 const withCode = (code: string) => expect.objectContaining({ name: "RobotsError", code });
 
+describe("crawler-policy 4: a page is decided by the URL a crawler requests for it", () => {
+  it.each([
+    ["a `..` segment", "/public/../private/x"],
+    ["a `.` segment", "/./private/x"],
+    ["a backslash", "\\private\\x"],
+    ["a tab", "/pri\tvate/x"],
+  ])("%s: the WHATWG parser's path (what fetch sends) meets the rules", async (_, path) => {
+    net.site.route("/robots.txt", text(RULES));
+    const cache = freshCache();
+    const page = `${net.site.origin}${path}`;
+    expect(await cache.explain(page, "ExampleBot")).toMatchObject({ allowed: false, line: 2 });
+    expect(await cache.isAllowed(page, "ExampleBot")).toBe(false);
+    expect((await cache.classify([page, `${net.site.origin}/public`], "ExampleBot")).allowed).toEqual(new Uint8Array([0, 1]));
+  });
+});
+
 describe("crawler-policy 4: answers per page", () => {
   it("follows the rules of a 200, with the deciding line, fetching robots.txt once", async () => {
     net.site.route("/robots.txt", text(RULES));
@@ -266,6 +282,13 @@ describe("RFC 9309 2.3.1.4 and 2.4: unreachable refreshes keep the last good cop
     now = failedAt + 30 * DAY + 10 * MINUTE;
     expect(await cache.isAllowed(`${net.site.origin}/private/x`, "ExampleBot")).toBe(true);
     expect(cache.bytes).toBe(0);
+  });
+
+  it("allows a site whose fetch fails on the network when onNetworkFailure is \"unavailable\"", async () => {
+    const cache = freshCache({ onNetworkFailure: "unavailable", fetch: () => Promise.reject(new TypeError("fetch failed")) });
+    expect(await cache.explain(`${net.site.origin}/private/x`, "ExampleBot")).toMatchObject({
+      allowed: true, reason: "unavailable", fetch: expect.objectContaining({ outcome: "unavailable", reason: "network-error" }),
+    });
   });
 
   it("disallows a site never fetched successfully for 30 days of failures, then allows everything", async () => {
