@@ -15,6 +15,7 @@ export interface ResolvedFetchOptions {
   totalTimeout: number;
   maxBytes: number;
   on429: "unreachable" | "unavailable";
+  onNetworkFailure: "unreachable" | "unavailable";
   fetch: typeof globalThis.fetch;
 }
 
@@ -75,6 +76,7 @@ const FETCH_SPECS: Record<keyof ResolvedFetchOptions, OptionSpec> = {
     expected: `an integer of at least ${DEFAULT_MAX_BYTES} (RFC 9309 2.5)`,
   },
   on429: { fallback: () => "unreachable", ...oneOf("unreachable", "unavailable") },
+  onNetworkFailure: { fallback: () => "unreachable", ...oneOf("unreachable", "unavailable") },
   fetch: { fallback: () => globalThis.fetch, valid: (value) => typeof value === "function", expected: "a function" },
 };
 

@@ -74,6 +74,11 @@ export interface FetchRobotsOptions {
   maxBytes?: number;
   /** 429 Too Many Requests means "unreachable" (default, as Google does) or "unavailable" (as RFC 9309's 4xx). */
   on429?: "unreachable" | "unavailable";
+  /**
+   * A network failure (refused, reset, DNS, a body cut short, a proxy's 407) or a timeout means
+   * "unreachable" (default, as RFC 9309 2.3.1.4: disallow all) or "unavailable" (allow all).
+   */
+  onNetworkFailure?: "unreachable" | "unavailable";
   /** The fetch function (default: the platform's `fetch`); for tests and custom transports. */
   fetch?: typeof globalThis.fetch;
 }

@@ -9,15 +9,25 @@ export interface OutcomeOf {
   reason: FetchReason;
 }
 
-/** The statuses followed as redirects; other 3xx (300, 304, 305, 306) have no single target. */
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/**
+ * The statuses followed as redirects (crawler-policy: follow 3xx). A 300's Location is the
+ * server's preferred choice, which a user agent may follow (RFC 9110 15.4.1); without one it has no
+ * single target. The other 3xx (304, 305, 306) have none.
+ */
+const REDIRECT_STATUSES = new Set([300, 301, 302, 303, 307, 308]);
 
 export function isRedirectStatus(status: number): boolean {
   return REDIRECT_STATUSES.has(status);
 }
 
+/** How the caller counts a 429 and a network failure (RobotsCacheOptions on429, onNetworkFailure). */
+export interface OutcomeChoices {
+  on429: "unreachable" | "unavailable";
+  onNetworkFailure: "unreachable" | "unavailable";
+}
+
 /** The outcome of a final (non-redirect) response. */
-export function outcomeOfStatus(status: number, on429: "unreachable" | "unavailable"): OutcomeOf {
+export function outcomeOfStatus(status: number, { on429, onNetworkFailure }: OutcomeChoices): OutcomeOf {
   // RFC 9309 2.3.1.1: a successful response: follow the rules of its body.
   if (status >= 200 && status < 300) return { outcome: "ok", reason: "ok" };
   // Google-specific: 429 is treated as a server error by Google; RFC 9309 groups it with 4xx.
@@ -25,7 +35,7 @@ export function outcomeOfStatus(status: number, on429: "unreachable" | "unavaila
   // 407 comes from a proxy between the crawler and the site: the robots.txt was not reached, as
   // when a connection fails (Node's fetch, outside a browser, reports it as a network error; an
   // injected fetch may return it as a response, and means the same).
-  if (status === 407) return { outcome: "unreachable", reason: "network-error" };
+  if (status === 407) return { outcome: onNetworkFailure, reason: "network-error" };
   // RFC 9309 2.3.1.3: 400-499 mean the robots.txt is unavailable: the crawler may access anything.
   if (status >= 400 && status < 500) return { outcome: "unavailable", reason: "client-error" };
   // RFC 9309 2.3.1.2: a 3xx that cannot be followed finds no robots.txt, as too many redirects.
@@ -42,7 +52,10 @@ export const REDIRECT_FAILURE: Record<"limit" | "loop" | "invalid", OutcomeOf> =
   invalid: { outcome: "unavailable", reason: "redirect-invalid" },
 };
 
-/** RFC 9309 2.3.1.4: network errors and timeouts make the robots.txt unreachable, as 5xx. */
+/**
+ * RFC 9309 2.3.1.4: network errors and timeouts make the robots.txt unreachable, as 5xx (crawler
+ * policy: "unless configured otherwise": `onNetworkFailure` may count them as unavailable).
+ */
 export const NETWORK_FAILURE: Record<"error" | "timeout", OutcomeOf> = {
   error: { outcome: "unreachable", reason: "network-error" },
   timeout: { outcome: "unreachable", reason: "timeout" },

@@ -50,7 +50,8 @@ export async function fetchWith(url: string | URL, options: ResolvedFetchOptions
     return await follow(progress, options, total.signal);
   } catch (error) {
     if (!(error instanceof FetchFailure)) throw error;
-    return resultOf(progress, error.outcome, error.message);
+    // Every failure is a network failure or a timeout: unreachable unless the caller counts them otherwise.
+    return resultOf(progress, { ...error.outcome, outcome: options.onNetworkFailure }, error.message);
   } finally {
     clearTimeout(timer);
   }
@@ -108,7 +109,7 @@ async function follow(progress: Progress, options: ResolvedFetchOptions, total: 
 async function finish(
   progress: Progress, response: Response, options: ResolvedFetchOptions, total: AbortSignal,
 ): Promise<RobotsFetchResult> {
-  const outcome = outcomeOfStatus(response.status, options.on429);
+  const outcome = outcomeOfStatus(response.status, options);
   const detail = `HTTP ${response.status}`;
   if (outcome.outcome !== "ok") {
     discard(response);
@@ -159,8 +160,9 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
 
 /** The response's target, or why it has none that may be followed. */
 function redirectTarget(response: Response, from: URL): URL | string {
-  const location = response.headers.get("location");
-  if (location === null) return `HTTP ${response.status} without a Location`;
+  const header = response.headers.get("location");
+  if (header === null) return `HTTP ${response.status} without a Location`;
+  const location = utf8HeaderValue(header);
   let target: URL;
   try {
     target = new URL(location, from);
@@ -172,6 +174,23 @@ function redirectTarget(response: Response, from: URL): URL | string {
     return `redirect to a ${target.protocol} URL refused`;
   }
   return withoutCredentials(target);
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A header value as text. Fetch gives each of its bytes as one character (Latin-1), but a server
+ * that writes a non-ASCII Location (which RFC 9110 forbids, and which happens) writes UTF-8, and
+ * browsers read it so: `/röbots.txt` must not become `/r%C3%83%C2%B6bots.txt`. Bytes that are not
+ * UTF-8 stay as they were.
+ */
+function utf8HeaderValue(value: string): string {
+  if (!/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
+  try {
+    return strictUtf8.decode(Uint8Array.from(value, (char) => char.charCodeAt(0)));
+  } catch {
+    return value;
+  }
 }
 
 /**

@@ -61,11 +61,14 @@ describe("robots fetch", () => {
     expect(stdout).toMatch(/expires: {4}\S+ \(in 10 min\)/);
   });
 
-  it("applies --connect-timeout and --on-429", async () => {
+  it("applies --connect-timeout, --on-network-failure and --on-429", async () => {
     net.site.route("/robots.txt", silent);
     expect((await robots(["fetch", net.site.origin, "--connect-timeout", "50"])).stdout).toContain(
       "outcome:    unreachable (timeout): no response within 50 ms\n",
     );
+    const counted = (await robots(["fetch", net.site.origin, "--connect-timeout", "50", "--on-network-failure", "unavailable"])).stdout;
+    expect(counted).toContain("outcome:    unavailable (timeout): no response within 50 ms\n");
+    expect(counted).toContain("policy:     allow all (no robots.txt)\n");
     net.site.route("/robots.txt", status(429));
     expect((await robots(["fetch", net.site.origin, "--on-429", "unavailable"])).stdout).toContain("policy:     allow all (no robots.txt)\n");
   });
@@ -87,6 +90,7 @@ describe("robots fetch", () => {
     [["fetch", "example.com"], /^robots: fetch: not an absolute URL: "example.com"/],
     [["fetch", "ftp://files.example/pub"], /^robots: fetch: the platform fetch cannot fetch ftp URLs/],
     [["fetch", "http://127.0.0.1:9/", "--on-429", "maybe"], /^robots: fetch: --on-429 must be "unreachable" or "unavailable"/],
+    [["fetch", "http://127.0.0.1:9/", "--on-network-failure", "maybe"], /^robots: fetch: --on-network-failure must be "unreachable" or "unavailable"/],
     [["fetch", "http://127.0.0.1:9/", "--timeout", "soon"], /^robots: fetch: --timeout must be a positive whole number of milliseconds, got "soon"/],
     [["fetch", "http://127.0.0.1:9/", "--max-bytes", "1000"], /^robots: fetch: --max-bytes must be an integer of at least 512000/],
   ])("fails with one line and exit code 2: %j", async (args, message) => {

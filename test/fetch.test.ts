@@ -144,11 +144,25 @@ describe("RFC 9309 2.3.1.2: redirects", () => {
     expect(net.site.requests).toEqual(["/bad-redirect"]);
   });
 
-  it("treats a redirect without a Location, or a 300, as unavailable", async () => {
+  it("reads a Location written in raw UTF-8 as UTF-8, as browsers do, and other bytes as they are", async () => {
+    // node:http writes each character of a header as one byte: these strings put raw bytes on the wire.
+    net.site.route("/to-utf8", redirect(Buffer.from("/röbots.txt").toString("latin1")));
+    net.site.route("/to-latin1", redirect("/r\u00f6bots-latin1.txt"));
+    net.site.route("/r%C3%B6bots.txt", text(RULES));
+    net.site.route("/r%C3%B6bots-latin1.txt", text(RULES));
+    expect(await fetchPath("/to-utf8")).toMatchObject({ outcome: "ok", finalUrl: `${net.site.origin}/r%C3%B6bots.txt` });
+    // A lone 0xF6 byte is not UTF-8: read as the character it is in Latin-1, ö.
+    expect(await fetchPath("/to-latin1")).toMatchObject({ outcome: "ok", finalUrl: `${net.site.origin}/r%C3%B6bots-latin1.txt` });
+  });
+
+  it("treats a redirect without a Location as unavailable, and follows a 300's (the server's preferred choice, RFC 9110 15.4.1)", async () => {
     net.site.route("/no-location", status(302));
+    net.site.route("/no-choice", status(300));
     net.site.route("/choices", status(300, { location: "/robots.txt" }));
+    net.site.route("/robots.txt", text(RULES));
     expect(await fetchPath("/no-location")).toMatchObject({ outcome: "unavailable", reason: "redirect-invalid", detail: "HTTP 302 without a Location" });
-    expect(await fetchPath("/choices")).toMatchObject({ outcome: "unavailable", reason: "redirect-invalid", detail: "HTTP 300" });
+    expect(await fetchPath("/no-choice")).toMatchObject({ outcome: "unavailable", reason: "redirect-invalid", detail: "HTTP 300 without a Location" });
+    expect(await fetchPath("/choices")).toMatchObject({ outcome: "ok", redirects: 1, finalUrl: `${net.site.origin}/robots.txt`, bytes: RULES.length });
   });
 });
 
@@ -182,7 +196,7 @@ describe("RFC 9309 2.3.1.3 and 2.3.1.4: status codes", () => {
 
 describe("RFC 9309 2.3.1: any chain of redirects ending in any status (fast-check, a real server)", () => {
   const { seed, numRuns } = fuzzRuns(20261126, 150);
-  const followed = fc.constantFrom(301, 302, 303, 307, 308);
+  const followed = fc.constantFrom(300, 301, 302, 303, 307, 308);
   /** The final status: any from 200 to 599 (a redirect status there is one more hop, without a Location). */
   const final = fc.integer({ min: 200, max: 599 });
 
@@ -321,6 +335,22 @@ describe("fetchRobots: the injected fetch function (no server)", () => {
   it("counts a 407 it returns as unreachable, as the platform fetch does (a proxy answered, not the site)", async () => {
     const result = await fetchRobots("http://behind-proxy.example/robots.txt", { fetch: async () => new Response("", { status: 407 }) });
     expect(result).toMatchObject({ status: 407, outcome: "unreachable", reason: "network-error", detail: "HTTP 407", bytes: 0 });
+  });
+
+  it("counts network failures, timeouts and a 407 as unavailable with onNetworkFailure: \"unavailable\"", async () => {
+    const options = { onNetworkFailure: "unavailable" as const, connectTimeout: 20 };
+    const refused = () => Promise.reject(new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED 127.0.0.1:9") }));
+    expect(await fetchRobots("http://a.example/robots.txt", { ...options, fetch: refused })).toMatchObject({ outcome: "unavailable", reason: "network-error" });
+    expect(await fetchRobots("http://a.example/robots.txt", { ...options, fetch: () => new Promise<Response>(() => undefined) })).toMatchObject({
+      outcome: "unavailable", reason: "timeout",
+    });
+    expect(await fetchRobots("http://a.example/robots.txt", { ...options, fetch: async () => new Response("", { status: 407 }) })).toMatchObject({
+      outcome: "unavailable", reason: "network-error", status: 407,
+    });
+    // A 5xx is not a network failure: still unreachable.
+    expect(await fetchRobots("http://a.example/robots.txt", { ...options, fetch: async () => new Response("", { status: 503 }) })).toMatchObject({
+      outcome: "unreachable", reason: "server-error",
+    });
   });
 
   it("still times out when the fetch function ignores the abort signal", async () => {

@@ -15,8 +15,11 @@ export const CHECK_FETCH_HELP = `  --fetch             Decide each URL by its ow
   --user-agent TEXT   With --fetch: the User-Agent header sent (default "robots-wasm")
   --timeout MS        With --fetch: time for each robots.txt fetch (default 30000)
   --connect-timeout MS  With --fetch: time until the response headers arrive (default 10000)
-  --on-429 OUTCOME    With --fetch: unreachable (default, as Google) or unavailable; --max-bytes
-                      is then the body bytes read, at least 512000 (RFC 9309 2.5), not Infinity`;
+  --on-429 OUTCOME    With --fetch: unreachable (default, as Google) or unavailable
+  --on-network-failure OUTCOME
+                      With --fetch: unreachable (default, disallow all) or unavailable (allow all)
+                      for network failures and timeouts. With --fetch, --max-bytes is the body
+                      bytes read, at least 512000 (RFC 9309 2.5), not Infinity`;
 
 type CheckValues = { [K in keyof typeof FETCH_OPTIONS]?: string } & {
   fetch?: boolean;

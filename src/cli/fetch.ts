@@ -22,6 +22,9 @@ Options:
   --connect-timeout MS    Time until the response headers arrive (default 10000)
   --max-bytes N           Body bytes read, at least 512000 (default 512000)
   --on-429 OUTCOME        unreachable (default, as Google) or unavailable (as RFC 9309's 4xx)
+  --on-network-failure OUTCOME
+                          unreachable (default, RFC 9309: disallow all) or unavailable (allow all)
+                          for network failures and timeouts
   --profile NAME          google (default: Google's reference parser) or rfc9309 (the RFC's text)
   --json                  Print the state (and the verdict) as JSON
   -h, --help              Show this help
@@ -38,6 +41,7 @@ export const FETCH_OPTIONS = {
   timeout: { type: "string" },
   "connect-timeout": { type: "string" },
   "on-429": { type: "string" },
+  "on-network-failure": { type: "string" },
 } as const;
 
 /** The fetch options of the command line as `RobotsCache` options (validated by the cache). */
@@ -58,11 +62,14 @@ export function cacheOptions(command: string, values: { [K in keyof typeof FETCH
     connectTimeout: milliseconds("connect-timeout", values["connect-timeout"]),
     maxBytes,
     on429: values["on-429"] as RobotsCacheOptions["on429"],
+    onNetworkFailure: values["on-network-failure"] as RobotsCacheOptions["onNetworkFailure"],
   };
 }
 
 /** The command-line names of the cache options that the cache itself validates. */
-const FLAGS: Record<string, string> = { on429: "--on-429", maxBytes: "--max-bytes", profile: "--profile", userAgent: "--user-agent" };
+const FLAGS: Record<string, string> = {
+  on429: "--on-429", onNetworkFailure: "--on-network-failure", maxBytes: "--max-bytes", profile: "--profile", userAgent: "--user-agent",
+};
 
 /** A cache for the command line; option errors become one-line CLI errors naming the flag. */
 export function commandCache(command: string, options: RobotsCacheOptions): RobotsCache {
