@@ -46,7 +46,9 @@ const BYTE_CHUNK_BYTES = 8 << 20;
 const OneUrl = { offsets: 0, verdict: 8, detail: 12, bytes: 16 } as const;
 
 const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder();
+// ignoreBOM: a byte-order mark inside the file is an ordinary character of the key or value it
+// starts (robots-txt.md section 1), which a default decoder would drop without a trace.
+const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** Frees tables whose Robots was garbage-collected without dispose() (a safety net, not the plan). */
 const leakedTables = new FinalizationRegistry<{ engine: Engine; handle: number }>(({ engine, handle }) => {

@@ -161,7 +161,8 @@ export class Engine {
   }
 }
 
-const utf8 = new TextDecoder();
+// ignoreBOM: bytes read back from a table keep a byte-order mark they start with (it is content there).
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * The functions the host calls: a Record, so that the compiler notices one added to EngineExports

@@ -220,8 +220,21 @@ describe.each(implementations)("$name", (impl) => {
           check(robots, url("/x"), "FooBot", NONE);
           expect(robots.lines[1].kind).toBe("unknown");
           expect(robots.records).toHaveLength(1);
-          expect(robots.records[0]).toMatchObject({ line: 2, known: false, value: "/x", group: 0 });
+          expect(robots.records[0]).toMatchObject({ line: 2, known: false, key: "\ufeffdisallow", value: "/x", group: 0 });
           expect(robots.input.bom).toBe(false);
+        }
+      });
+
+      it("a BOM that starts a later record's key or value stays in its text: no crawl-delay or sitemap is read through it", () => {
+        for (const robots of both(bytesOf("User-agent: a\n", [0xef, 0xbb, 0xbf], "Crawl-delay: 5\nSitemap: ", [0xef, 0xbb, 0xbf], "https://a.com/s.xml\n"))) {
+          expect(robots.crawlDelay("a")).toBeUndefined();
+          expect(robots.records[0]).toMatchObject({ known: false, key: "\ufeffcrawl-delay", value: "5" });
+          expect(robots.sitemaps).toEqual(["\ufeffhttps://a.com/s.xml"]);
+        }
+        for (const robots of both(bytesOf("User-agent: *\n", [0xef, 0xbb, 0xbf], "Sitemap: https://a.com/s.xml\nCrawl-delay: ", [0xef, 0xbb, 0xbf], "5\n"))) {
+          expect(robots.sitemaps).toEqual([]);
+          expect(robots.crawlDelay("a")).toBeUndefined();
+          expect(robots.records[1]).toMatchObject({ known: true, key: "crawl-delay", value: "\ufeff5" });
         }
       });
 

@@ -11,7 +11,8 @@ export type ByteString = string;
 
 const utf8Encoder = new TextEncoder();
 // Non-fatal: invalid UTF-8 becomes U+FFFD instead of throwing (robots.txt content never throws).
-const utf8Decoder = new TextDecoder();
+// ignoreBOM: a byte-order mark inside the file is an ordinary character, kept (robots-txt.md 1).
+const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 // String.fromCharCode takes its bytes as arguments; chunks keep us under engines' argument limits.
 const CHUNK = 0x2000;
