@@ -44,6 +44,9 @@ const FIXTURES: Record<string, { findings: string[]; options?: ParseOptions }> =
   "bom-in-key.txt": { findings: ["1:bom-in-key", "1:no-groups", "2:rule-outside-group"] },
   "invalid-utf8.txt": { findings: ["2:invalid-utf8"] },
   "utf-16.txt": { findings: ["1:utf-16"] },
+  "utf-16-no-bom.txt": { findings: ["1:utf-16", "1:invalid-line", "1:no-groups"] },
+  // A few NULs are not UTF-16: nothing to report (the rules keep their NUL bytes).
+  "nul-bytes.txt": { findings: [] },
 };
 
 function lintFile(impl: Implementation, file: string, options?: ParseOptions): LintReport {
@@ -65,7 +68,8 @@ describe("lint fixtures", () => {
     for (const code of codes) {
       expect(FIXTURES[`${code}.txt`]?.findings.some((finding) => finding.endsWith(`:${code}`)), code).toBe(true);
     }
-    expect(Object.keys(FIXTURES).length).toBe(codes.length + 1); // + clean.txt
+    // + clean.txt, and the two variants of utf-16 (without a BOM, and a near miss of that).
+    expect(Object.keys(FIXTURES).length).toBe(codes.length + 3);
   });
 });
 

@@ -43,10 +43,38 @@ function invalidUtf8Finding(bytes: Uint8Array, source: readonly SourceLine[], in
   return [finding("invalid-utf8", bad[0].number, `bytes that are not UTF-8${more}: paths with them match only byte for byte, text shows as garbage`, "save the file as UTF-8 and percent-encode non-ASCII characters in paths")];
 }
 
-function bomFindings(robots: LintInput["robots"]): LintFinding[] {
+/** Bytes looked at to tell UTF-16 without a BOM. */
+const UTF16_SAMPLE_BYTES = 4096;
+
+/**
+ * The byte order of a file that looks like UTF-16 without a byte-order mark: ASCII text in UTF-16
+ * has a NUL in every other byte (odd offsets little-endian, even ones big-endian), which no
+ * robots.txt in an 8-bit encoding has. Only a BOM makes it certain, so such a file is reported,
+ * not decoded.
+ */
+function bomlessUtf16(bytes: Uint8Array): "UTF-16LE" | "UTF-16BE" | undefined {
+  const length = Math.min(bytes.length, UTF16_SAMPLE_BYTES) & ~1;
+  if (length < 8) return undefined;
+  let evenNuls = 0;
+  let oddNuls = 0;
+  for (let i = 0; i < length; i += 2) {
+    if (bytes[i] === 0) evenNuls++;
+    if (bytes[i + 1] === 0) oddNuls++;
+  }
+  const pairs = length / 2;
+  if (oddNuls >= pairs * 0.6 && evenNuls <= pairs * 0.1) return "UTF-16LE";
+  if (evenNuls >= pairs * 0.6 && oddNuls <= pairs * 0.1) return "UTF-16BE";
+  return undefined;
+}
+
+function bomFindings(robots: LintInput["robots"], bytes: Uint8Array): LintFinding[] {
   const { encoding, bom } = robots.input;
   if (encoding !== "utf-8") {
     return [finding("utf-16", 1, `the file is ${encoding.toUpperCase()}: decoded here, but Google's parser and most crawlers read it as garbage and find no rules`, "save it as UTF-8")];
+  }
+  const bomless = bomlessUtf16(bytes);
+  if (bomless !== undefined) {
+    return [finding("utf-16", 1, `the file looks like ${bomless} without a byte-order mark (every other byte is NUL): read as bytes, here as by every crawler, it holds no rules`, "save it as UTF-8")];
   }
   if (!bom) return [];
   return [finding("bom", 1, "the file starts with a UTF-8 byte-order mark: Google and RFC 9309 parsers skip it, some older ones read it as part of the first key", "save it as UTF-8 without a BOM")];
@@ -54,7 +82,7 @@ function bomFindings(robots: LintInput["robots"]): LintFinding[] {
 
 export function fileFindings(input: LintInput): LintFinding[] {
   const { robots, source, bytes } = input;
-  const found = bomFindings(robots);
+  const found = bomFindings(robots, bytes);
   const html = htmlLine(source);
   if (html !== undefined) {
     found.push(finding("html-body", html.number, `this is an HTML or XML page, not a robots.txt (${quote(lineContent(html))}): crawlers find no rules in it`, "serve a plain-text robots.txt at /robots.txt, or a 404 if you have none"));
