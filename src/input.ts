@@ -13,11 +13,16 @@ export interface PreparedInput {
  * Turns a robots.txt body into the bytes the parser reads: strings become UTF-8, the size limit
  * cuts the raw bytes, and a UTF-16 body (known by its BOM) is transcoded to UTF-8.
  */
+/** Checks a robots.txt body's type: a string or a Uint8Array, else `ROBOTS_ERR_INVALID_BODY`. */
+export function assertBody(body: unknown): asserts body is string | Uint8Array {
+  if (typeof body !== "string" && !(body instanceof Uint8Array)) {
+    throw new RobotsError("ROBOTS_ERR_INVALID_BODY", "robots.txt body must be a string or a Uint8Array");
+  }
+}
+
 export function prepareInput(body: unknown, maxBytes: number): PreparedInput {
-  let raw: Uint8Array;
-  if (typeof body === "string") raw = utf8.encode(body);
-  else if (body instanceof Uint8Array) raw = body;
-  else throw new RobotsError("ROBOTS_ERR_INVALID_BODY", "robots.txt body must be a string or a Uint8Array");
+  assertBody(body);
+  const raw = typeof body === "string" ? utf8.encode(body) : body;
 
   const truncated = raw.length > maxBytes;
   const limited = truncated ? raw.subarray(0, maxBytes) : raw;

@@ -16,6 +16,7 @@ import { Worker } from "node:worker_threads";
 import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
 import { describeValue, RobotsError } from "./errors.js";
 import { agentList, assertUrlBatch, checkOptionNames, PARSE_OPTION_NAMES, resolveParseOptions } from "./options.js";
+import { assertBody } from "./input.js";
 import { linesCapacity, writeLines } from "./url-bytes.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
 
@@ -88,6 +89,9 @@ type OutgoingPart = { urls: SharedPart | LandedPart | readonly string[]; reserve
  */
 export const partCounts = Symbol("partCounts");
 
+/** For tests, not part of the API: `pool[workerThreads]()` gives the pool's threads (to stop one, as a crash would). */
+export const workerThreads = Symbol("workerThreads");
+
 export class RobotsWorkerPool {
   readonly #workers: PoolWorker[];
   readonly #pending = new Map<number, Pending>();
@@ -95,6 +99,14 @@ export class RobotsWorkerPool {
   #idle: SharedArrayBuffer[] = [];
   #nextId = 1;
   #closed = false;
+  /** close()'s work, so that a second call waits for the same end. */
+  #closing: Promise<void> | undefined;
+  /**
+   * Why the pool can no longer work: a worker stopped (out of memory, an uncaught error, terminated
+   * from outside). Every batch in flight and every later one gets it: a pool with a dead worker
+   * would otherwise wait for that worker's parts for ever.
+   */
+  #broken: RobotsError | undefined;
   #landed = 0;
   #copied = 0;
 
@@ -102,13 +114,23 @@ export class RobotsWorkerPool {
     this.#workers = workers;
     for (const { worker } of workers) {
       worker.on("message", (response: WorkerResponse) => this.#settle(response));
-      worker.on("error", (error) => this.#failAll(error));
+      worker.on("error", (error) => this.#breakDown(`a worker failed: ${error.message}`, error));
+      worker.on("exit", (code) => this.#breakDown(`a worker stopped (exit code ${code})`));
     }
+  }
+
+  /** A worker is gone: the batches in flight and all later ones fail, and the other workers stop. */
+  #breakDown(why: string, cause?: unknown): void {
+    if (this.#closed || this.#broken !== undefined) return;
+    this.#broken = new RobotsError("ROBOTS_ERR_WASM", `${why}; close this pool and create another`, { cause });
+    this.#failAll(this.#broken);
+    for (const { worker } of this.#workers) void worker.terminate();
   }
 
   /** Starts the workers, each compiling `body` once; resolves when all are ready. */
   static async create(body: string | Uint8Array, options: WorkerPoolOptions = {}): Promise<RobotsWorkerPool> {
     checkOptionNames(options, ["workers", ...PARSE_OPTION_NAMES]);
+    assertBody(body); // Here, not in every worker (whose errors arrive as plain objects).
     const { workers: count = availableParallelism(), ...parseOptions } = options;
     if (!Number.isSafeInteger(count) || count < 1 || count > MAX_POOL_WORKERS) {
       throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `workers must be an integer from 1 to ${MAX_POOL_WORKERS}, got ${describeValue(count)}`);
@@ -116,18 +138,25 @@ export class RobotsWorkerPool {
     resolveParseOptions(parseOptions); // Bad options fail here, not in every worker.
     const script = new URL("./parallel-worker.js", import.meta.url);
     const workers = Array.from({ length: count }, () => new Worker(script, { workerData: { body, options: parseOptions } }));
-    const ready = await Promise.all(
-      workers.map(
-        (worker) =>
-          new Promise<PoolWorker>((resolve, reject) => {
-            worker.once("message", ({ memory }: WorkerReady) => {
-              const landings = Array.from({ length: IN_FLIGHT_PER_WORKER }, () => ({ pointer: 0, capacity: 0, busy: false }));
-              resolve({ worker, memory, landings });
-            });
-            worker.once("error", reject);
-          }),
-      ),
-    );
+    let ready: PoolWorker[];
+    try {
+      ready = await Promise.all(
+        workers.map(
+          (worker) =>
+            new Promise<PoolWorker>((resolve, reject) => {
+              worker.once("message", ({ memory }: WorkerReady) => {
+                const landings = Array.from({ length: IN_FLIGHT_PER_WORKER }, () => ({ pointer: 0, capacity: 0, busy: false }));
+                resolve({ worker, memory, landings });
+              });
+              worker.once("error", (error) => reject(new RobotsError("ROBOTS_ERR_WASM", `a worker failed to start: ${error.message}`, { cause: error })));
+            }),
+        ),
+      );
+    } catch (error) {
+      // The workers that did start must not keep the process alive.
+      await Promise.all(workers.map((worker) => worker.terminate()));
+      throw error;
+    }
     return new RobotsWorkerPool(ready);
   }
 
@@ -147,6 +176,7 @@ export class RobotsWorkerPool {
 
   async #run(urls: UrlBatch, agent: AgentQuery, withLines: boolean): Promise<PartResult> {
     if (this.#closed) throw new RobotsError("ROBOTS_ERR_DISPOSED", "this worker pool was closed");
+    if (this.#broken !== undefined) throw this.#broken;
     assertUrlBatch(urls);
     const agents = agentList(agent);
     const workers = this.#workers;
@@ -288,6 +318,10 @@ export class RobotsWorkerPool {
     return { landed: this.#landed, copied: this.#copied };
   }
 
+  [workerThreads](): Worker[] {
+    return this.#workers.map(({ worker }) => worker);
+  }
+
   /** A shared buffer of at least `size` bytes: an idle one that fits, or a new one. */
   #acquire(size: number): SharedArrayBuffer {
     const fits = this.#idle.findIndex((buffer) => buffer.byteLength >= size);
@@ -304,8 +338,12 @@ export class RobotsWorkerPool {
   }
 
   /** Stops the workers. Idempotent. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    this.#closing ??= this.#stop();
+    return this.#closing;
+  }
+
+  async #stop(): Promise<void> {
     this.#closed = true;
     this.#idle = [];
     await Promise.all(this.#workers.map(({ worker }) => worker.terminate()));

@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { initSync, Robots } from "../dist/index.js";
-import { partCounts, RobotsWorkerPool, splitAtLines } from "../dist/parallel.js";
+import { initSync, isRobotsError, Robots } from "../dist/index.js";
+import { partCounts, RobotsWorkerPool, splitAtLines, workerThreads } from "../dist/parallel.js";
 import { url } from "./support/generators.js";
 import { fuzzRuns } from "./support/fuzz.js";
 
@@ -181,6 +181,37 @@ describe("RobotsWorkerPool", () => {
     await pool.close();
     await pool.close();
     await expect(pool.classify(["/"], "x")).rejects.toMatchObject({ code: "ROBOTS_ERR_DISPOSED" });
+  });
+
+  it("refuses a body that is neither text nor bytes with a RobotsError, before it starts a thread", async () => {
+    for (const bad of [42, null, {}, new ArrayBuffer(4), new Uint16Array(2)]) {
+      const error = await RobotsWorkerPool.create(bad as unknown as string, { workers: 2 }).catch((caught: unknown) => caught);
+      expect(isRobotsError(error)).toBe(true);
+      expect(error).toMatchObject({ code: "ROBOTS_ERR_INVALID_BODY" });
+    }
+  });
+
+  it("fails every batch, in flight and later, with ROBOTS_ERR_WASM once a worker has died, instead of waiting for it", async () => {
+    const pool = await RobotsWorkerPool.create(body, { workers: 2 });
+    pools.push(pool);
+    const inFlight = pool.classify(urlBytes, "Googlebot");
+    await pool[workerThreads]()[0].terminate();
+    await expect(inFlight).rejects.toMatchObject({ name: "RobotsError", code: "ROBOTS_ERR_WASM", message: expect.stringMatching(/a worker stopped/) });
+    await expect(pool.classify(["http://a.com/"], "x")).rejects.toMatchObject({ code: "ROBOTS_ERR_WASM" });
+    await pool.close();
+    await expect(pool.classify(["http://a.com/"], "x")).rejects.toMatchObject({ code: "ROBOTS_ERR_DISPOSED" });
+  });
+
+  it("closes once: a second close() is the first one's promise, which ends after the workers have stopped", async () => {
+    const pool = await RobotsWorkerPool.create(body, { workers: 2 });
+    const threads = pool[workerThreads]();
+    const inFlight = pool.classify(urlBytes, "Googlebot").then(() => "done", (error: { code: string }) => error.code);
+    const first = pool.close();
+    expect(pool.close()).toBe(first);
+    await pool.close();
+    // Stopped threads have no id; the batch in flight finished first or was failed by the close.
+    expect(threads.map((thread) => thread.threadId)).toEqual([-1, -1]);
+    expect(await inFlight).toMatch(/^(done|ROBOTS_ERR_DISPOSED)$/);
   });
 
   it("cuts byte batches at line ends into similar parts", () => {
