@@ -53,13 +53,12 @@ export const REDIRECT_FAILURE: Record<"limit" | "loop" | "invalid", OutcomeOf> =
 };
 
 /**
- * RFC 9309 2.3.1.4: network errors and timeouts make the robots.txt unreachable, as 5xx (crawler
- * policy: "unless configured otherwise": `onNetworkFailure` may count them as unavailable).
+ * RFC 9309 2.3.1.4: network errors and timeouts make the robots.txt unreachable, as 5xx, unless
+ * the caller counts them as unavailable (crawler policy: "unless configured otherwise").
  */
-export const NETWORK_FAILURE: Record<"error" | "timeout", OutcomeOf> = {
-  error: { outcome: "unreachable", reason: "network-error" },
-  timeout: { outcome: "unreachable", reason: "timeout" },
-};
+export function outcomeOfFailure(reason: "network-error" | "timeout", { onNetworkFailure }: OutcomeChoices): OutcomeOf {
+  return { outcome: onNetworkFailure, reason };
+}
 
 /**
  * `Cache-Control: max-age` in seconds, or null. Google's caching rule names only max-age; other

@@ -8,7 +8,7 @@ import type { FetchRobotsOptions, RobotsFetchResult } from "./crawler-types.js";
 import { type ResolvedFetchOptions, resolveFetchOptions } from "./crawler-options.js";
 import { describeValue, RobotsError } from "./errors.js";
 import {
-  isRedirectStatus, maxAgeOf, NETWORK_FAILURE, type OutcomeOf, outcomeOfStatus, REDIRECT_FAILURE,
+  isRedirectStatus, maxAgeOf, type OutcomeOf, outcomeOfFailure, outcomeOfStatus, REDIRECT_FAILURE,
 } from "./fetch-outcome.js";
 
 /** RFC 9309 2.3.1.2: crawlers SHOULD follow at least five consecutive redirects. */
@@ -16,9 +16,9 @@ export const MAX_REDIRECTS = 5;
 
 const EMPTY: Uint8Array = new Uint8Array(0);
 
-/** A fetch that ended without a usable response; turned into a result by `fetchWith`. */
+/** A fetch that ended without a usable response (a network failure or a timeout); turned into a result by `fetchWith`. */
 class FetchFailure extends Error {
-  constructor(readonly outcome: OutcomeOf, detail: string) {
+  constructor(readonly reason: "network-error" | "timeout", detail: string) {
     super(detail);
   }
 }
@@ -50,8 +50,7 @@ export async function fetchWith(url: string | URL, options: ResolvedFetchOptions
     return await follow(progress, options, total.signal);
   } catch (error) {
     if (!(error instanceof FetchFailure)) throw error;
-    // Every failure is a network failure or a timeout: unreachable unless the caller counts them otherwise.
-    return resultOf(progress, { ...error.outcome, outcome: options.onNetworkFailure }, error.message);
+    return resultOf(progress, outcomeOfFailure(error.reason, options), error.message);
   } finally {
     clearTimeout(timer);
   }
@@ -146,13 +145,13 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
     const headers = { "user-agent": options.userAgent };
     // Promise.resolve: an injected fetch may answer synchronously.
     const response: unknown = await untilAborted(Promise.resolve(fetch(url, { method: "GET", redirect: "manual", headers, signal })), signal);
-    if (!isResponse(response)) throw new FetchFailure(NETWORK_FAILURE.error, "the fetch function gave something other than a Response");
+    if (!isResponse(response)) throw new FetchFailure("network-error", "the fetch function gave something other than a Response");
     return response;
   } catch (error) {
     if (error instanceof FetchFailure) throw error;
-    if (total.aborted) throw new FetchFailure(NETWORK_FAILURE.timeout, `not complete within ${options.totalTimeout} ms`);
-    if (connect.signal.aborted) throw new FetchFailure(NETWORK_FAILURE.timeout, `no response within ${options.connectTimeout} ms`);
-    throw new FetchFailure(NETWORK_FAILURE.error, networkDetail(error));
+    if (total.aborted) throw new FetchFailure("timeout", `not complete within ${options.totalTimeout} ms`);
+    if (connect.signal.aborted) throw new FetchFailure("timeout", `no response within ${options.connectTimeout} ms`);
+    throw new FetchFailure("network-error", networkDetail(error));
   } finally {
     clearTimeout(timer);
   }
@@ -214,9 +213,9 @@ async function readLimited(
       if (size > maxBytes) return { body: joinChunks(chunks, maxBytes), truncated: true };
     }
   } catch (error) {
-    if (total.aborted) throw new FetchFailure(NETWORK_FAILURE.timeout, `not complete within ${totalTimeout} ms`);
+    if (total.aborted) throw new FetchFailure("timeout", `not complete within ${totalTimeout} ms`);
     // A reset or a close before Content-Length: a truncated body is unreachable, not a shorter file.
-    throw new FetchFailure(NETWORK_FAILURE.error, networkDetail(error));
+    throw new FetchFailure("network-error", networkDetail(error));
   } finally {
     reader.cancel().catch(() => undefined);
   }
