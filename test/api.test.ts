@@ -68,7 +68,11 @@ describe("helpers", () => {
     expect([parseCrawlDelay("-1"), parseCrawlDelay("abc"), parseCrawlDelay(""), parseCrawlDelay("1e3")]).toEqual([undefined, undefined, undefined, undefined]);
     expect(parseRequestRate("1/5")).toEqual({ requests: 1, seconds: 5 });
     expect(parseRequestRate("3/1m")).toEqual({ requests: 3, seconds: 60 });
+    expect(parseRequestRate("1/10s")).toEqual({ requests: 1, seconds: 10 });
+    expect(parseRequestRate("1/1h")).toEqual({ requests: 1, seconds: 3600 });
+    expect(parseRequestRate("2 / 3M")).toEqual({ requests: 2, seconds: 180 });
     expect(parseRequestRate("fast")).toBeUndefined();
+    expect(parseRequestRate("1/5d")).toBeUndefined();
   });
 
   it("report the compiled table's memory for cache accounting", () => {

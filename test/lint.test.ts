@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LINT_CODES } from "../src/lint/index.js";
 import type { LintCode, LintReport, ParseOptions } from "../src/types.js";
-import { corpusBody, corpusEntries, fixturesDir } from "./support/fixtures.js";
+import { corpusBody, corpusEntries, fixturesDir, repoRoot } from "./support/fixtures.js";
 import { robotsBody } from "./support/generators.js";
 import { implementations, reference, wasmImplementations, type Implementation } from "./support/implementations.js";
 import { fuzzRuns } from "./support/fuzz.js";
@@ -73,6 +73,14 @@ describe("lint fixtures", () => {
   });
 });
 
+describe("LINT_CODES", () => {
+  it("gives each code the severity the README's table gives it", () => {
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const table = Object.fromEntries([...readme.matchAll(/^\| `([a-z0-9-]+)` \| (error|warning|info) \|/gm)].map((row) => [row[1], row[2]]));
+    expect(Object.fromEntries(Object.entries(LINT_CODES).map(([code, { severity }]) => [code, severity]))).toEqual(table);
+  });
+});
+
 describe.each(implementations)("$name lints (robots-txt.md section 5)", (impl) => {
   it.each(Object.entries(FIXTURES))("%s", (file, { findings, options }) => {
     const report = lintFile(impl, file, options);
@@ -104,6 +112,26 @@ describe.each(implementations)("$name lints (robots-txt.md section 5)", (impl) =
     expect(findings("crawl-delay-not-number.txt")[1].fix).toBe("write `Crawl-delay: 10`");
     expect(findings("sitemap-not-absolute.txt")[0].fix).toBe("write the full URL: `Sitemap: https://example.com/sitemap.xml`");
     expect(findings("invalid-utf8.txt")[0].message).toContain("(and 1 more line)");
+  });
+
+  // Each finding's edges: what must and must not be reported (robots-txt.md section 5, README table).
+  it.each([
+    ["the spec's own `*.gif$` example is a pattern", "User-agent: *\nDisallow: *.gif$\n", []],
+    ["an empty Disallow alone in its group allows all, as meant", "User-agent: *\nDisallow:\n", []],
+    ["a Sitemap line between user-agent lines", "User-agent: a\nSitemap: https://x.com/s.xml\nUser-agent: b\nDisallow: /\n", ["2:line-between-user-agents"]],
+    ["the same agent twice in one group is one group", "User-agent: a\nUser-agent: a\nDisallow: /\n", []],
+    ["a sitemap with another scheme than http(s)", "User-agent: *\nDisallow: /\nSitemap: ftp://x.com/s.xml\n", ["3:sitemap-not-absolute"]],
+    ["a lengthened key Google accepts", "User-agent: *\nDisallowed: /x\n", ["2:typo"]],
+    ["`* foo` is read as `*`", "User-agent: * foo\nDisallow: /\n", ["1:user-agent-truncated"]],
+    ["the lines of an HTML body are still linted", "<html>\n<body>\nUser-agent *\nDisallow /private\n</body></html>\n", ["1:html-body", "3:missing-colon", "4:missing-colon"]],
+  ])("%s", (_, body, findings) => {
+    const report = lintBody(impl, new TextEncoder().encode(body));
+    expect(report.findings.map((finding) => `${finding.line}:${finding.code}`)).toEqual(findings);
+  });
+
+  it("suggests a known key two edits away (`User-agnet`)", () => {
+    const report = lintBody(impl, new TextEncoder().encode("User-agnet: foo\nDisallow: /\n"));
+    expect(report.findings[0]).toMatchObject({ line: 1, code: "unknown-key", fix: "did you mean User-agent? write `User-agent: foo`" });
   });
 
   it("summarises what each agent gets: its groups (merged), rules and crawl-delay", () => {

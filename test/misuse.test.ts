@@ -170,10 +170,16 @@ describe("the worker pool checks its options before it starts a thread", () => {
     ["null options", null],
     ["options that are not an object", 42],
     ["a misspelt option", { worker: 2 }],
-    ["a million workers", { workers: 1e6 }],
-    ["257 workers", { workers: 257 }],
   ])("%s: ROBOTS_ERR_INVALID_OPTION", async (_, options) => {
     expect(await codeOf(() => RobotsWorkerPool.create(RULES, options as never))).toBe("ROBOTS_ERR_INVALID_OPTION");
+  });
+
+  // With a bad maxBytes beside them, so that a pool that lost its cap fails on maxBytes instead of
+  // starting a million threads: the message says which check refused.
+  it.each([1e6, 257, 0, 1.5])("%s workers: ROBOTS_ERR_INVALID_OPTION about the worker count", async (workers) => {
+    await expect(RobotsWorkerPool.create(RULES, { workers, maxBytes: -1 })).rejects.toThrowError(
+      expect.objectContaining({ code: "ROBOTS_ERR_INVALID_OPTION", message: expect.stringMatching(/^workers must be an integer from 1 to 256/) }),
+    );
   });
 });
 

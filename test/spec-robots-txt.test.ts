@@ -1026,7 +1026,9 @@ describe.each(implementations)("$name", (impl) => {
         const robots = rfc(body);
         for (const target of [url("/robots.txt"), url("/robots.txt?x=1"), url("/robots.txt#top"), url("/%72obots.txt"), url("/robots%2Etxt"), "/robots.txt"]) {
           check(robots, target, "x", NONE);
+          expect(robots.matchingRules(target, "x")).toEqual([]);
           check(parse(body), target, "x", D(2, "/", "global"));
+          expect(parse(body).matchingRules(target, "x")).toHaveLength(1);
         }
         for (const target of [url("/robots.txt/"), url("/robots.txtx"), url("/ROBOTS.TXT"), url("/a/robots.txt"), url("/robots.txt;x")]) {
           check(robots, target, "x", D(2, "/", "global"));
@@ -1247,6 +1249,11 @@ describe.each(implementations)("$name", (impl) => {
         check(robots, url("/%E3%83%84/x"), "FooBot", D(2, "/%E3%83%84/x", "specific"));
         expect(robots.input).toEqual({ bytes: body.length, parsedBytes: utf8.encode(text).length, truncated: false, encoding: "utf-16be", bom: true });
       }
+    });
+
+    it("behaviour.md 3: a body that is only a UTF-16 BOM is an empty UTF-16 file", () => {
+      expect(parse(new Uint8Array([0xff, 0xfe])).input).toEqual({ bytes: 2, parsedBytes: 0, truncated: false, encoding: "utf-16le", bom: true });
+      expect(rfc(new Uint8Array([0xfe, 0xff])).input).toEqual({ bytes: 2, parsedBytes: 0, truncated: false, encoding: "utf-16be", bom: true });
     });
 
     it("behaviour.md 2-3: the size limit cuts the raw UTF-16 bytes before transcoding", () => {

@@ -71,4 +71,12 @@ describe("writeUrl", () => {
     );
     expect(writeUrl("/a\u00fcb\ud83d\ude00", new Uint8Array(32), 3)).toBe(2 + 2 + 1 + 4);
   });
+
+  it("writes the units at UTF-8's length boundaries as TextEncoder does (U+007F is the last one-byte unit)", () => {
+    for (const unit of ["\u007f", "\u0080", "\u07ff", "\u0800", "\uffff", "\u{10000}", "\ud800", "\udc00"]) {
+      const text = `/a${unit}b`;
+      const bytes = new Uint8Array(16);
+      expect(bytes.subarray(0, writeUrl(text, bytes, 0)), JSON.stringify(text)).toEqual(encoder.encode(text));
+    }
+  });
 });
