@@ -364,6 +364,17 @@ describe.each(implementations)("$name", (impl) => {
         expect(whole.lines.some((l) => l.tooLong)).toBe(false);
       });
 
+      it("google: a # past the cut is not a comment; one just before it is", () => {
+        const cutAtHash = "Disallow: /" + "a".repeat(16_652) + "#x"; // the # is the first byte cut off
+        const keptHash = "Disallow: /" + "a".repeat(16_651) + "#x"; // the # is the last byte kept
+        const robots = parse(["User-agent: *", cutAtHash, keptHash, ""].join("\n"));
+        expect(robots.lines.slice(1, 3)).toEqual([
+          lineInfo(2, "disallow", { tooLong: true }),
+          lineInfo(3, "disallow", { tooLong: true, hasComment: true }),
+        ]);
+        check(robots, url("/" + "a".repeat(16_652)), "AnyBot", D(2, "/" + "a".repeat(16_652), "global"));
+      });
+
       it("google: a long user-agent or comment line is truncated too, without breaking the next line", () => {
         const robots = parse(`User-agent: FooBot${"#".repeat(20_000)}\nDisallow: /x\n# ${"c".repeat(20_000)}\nDisallow: /y\n`);
         check(robots, url("/x"), "FooBot", D(2, "/x", "specific"));
@@ -721,6 +732,8 @@ describe.each(implementations)("$name", (impl) => {
       ["http://a.com/b;p?q#f", "/b;p?q"],
       ["https://user:pw@a.com:8080/b/c", "/b/c"],
       ["http://a.com#frag/x", "/"],
+      ["a.com#x/p", "/"],
+      ["#/p", "/"],
       ["http://a.com/b#c?d", "/b"],
       ["/b/c?d", "/b/c?d"],
       ["?q", "/?q"],
@@ -760,6 +773,31 @@ describe.each(implementations)("$name", (impl) => {
         check(robots, url("/.gif"), "x", D(3, "*.gif", "global"));
       }
       for (const robots of both("User-agent: *\nDisallow: *\n")) check(robots, url("/"), "x", D(2, "*", "global"));
+    });
+
+    it("RFC 9309 2.2.3: a long segment that overlaps itself is found after a false start", () => {
+      // Segments of 16 bytes or more are searched with a failure table (assembly/pattern.ts): a
+      // search that started again from scratch after `aaaa...a` failed on `a` would miss these.
+      for (const robots of both("User-agent: *\nDisallow: /*aaaaaaaaaaaaaaab\nDisallow: /*abababababababababac\n")) {
+        check(robots, url("/aaaaaaaaaaaaaaaab"), "x", D(2, "/*aaaaaaaaaaaaaaab", "global"));
+        check(robots, url("/x/aaaaaaaaaaaaaaaaaaaaab/y"), "x", D(2, "/*aaaaaaaaaaaaaaab", "global"));
+        check(robots, url("/ababababababababababababac"), "x", D(3, "/*abababababababababac", "global"));
+        check(robots, url("/aaaaaaaaaaaaaaaa"), "x", NONE);
+        check(robots, url("/abababababababababab"), "x", NONE);
+      }
+    });
+
+    it("RFC 9309 2.2.3: many two-byte wildcard segments under one prefix, found anywhere in the path, its end too", () => {
+      // 17 rules `/*ab` .. `/*ar`: more than the gram index tries on every path, so it files them by pair.
+      const seconds = "bcdefghijklmnopqr";
+      const body = `User-agent: *\n${[...seconds].map((c) => `Disallow: /*a${c}\n`).join("")}`;
+      for (const robots of both(body)) {
+        check(robots, url("/xar"), "x", D(18, "/*ar", "global"));
+        check(robots, url("/ar"), "x", D(18, "/*ar", "global"));
+        check(robots, url("/xabx"), "x", D(2, "/*ab", "global"));
+        check(robots, url("/xa"), "x", NONE);
+        check(robots, url("/xas"), "x", NONE);
+      }
     });
 
     it("RFC 9309 2.2.3: $ at the very end anchors the pattern to the end of the path", () => {
@@ -804,6 +842,12 @@ describe.each(implementations)("$name", (impl) => {
         for (const robots of both("User-agent: *\nDisallow: /a*\nDisallow: /*a\n")) check(robots, url("/a"), "x", D(2, "/a*", "global"));
         for (const robots of both("User-agent: *\nDisallow: /*a\nDisallow: /a*\n")) check(robots, url("/a"), "x", D(2, "/*a", "global"));
         for (const robots of both("User-agent: *\nAllow: /*b\nAllow: /b*\nDisallow: /b\n")) check(robots, url("/b"), "x", A(2, "/*b", "global"));
+      });
+
+      it("behaviour.md 23: the lowest line wins for patterns past 65,536 bytes too (rfc9309 keeps long lines)", () => {
+        const pattern = "/" + "b".repeat(70_000);
+        const robots = rfc(`User-agent: *\nDisallow: ${pattern}\nDisallow: ${pattern}\nAllow: /\n`);
+        check(robots, url(pattern + "b"), "x", D(2, pattern, "global"));
       });
 
       it("behaviour.md 13: priority counts * and $ bytes", () => {
