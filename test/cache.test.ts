@@ -304,6 +304,20 @@ describe("RFC 9309 2.3.1.4 and 2.4: unreachable refreshes keep the last good cop
     expect(await cache.describe(net.site.origin)).toMatchObject({ policy: "allow-all", rulesFetch: null });
   });
 
+  it("counts 30 days of failures from the last answer: a 4xx in between starts the count again", async () => {
+    net.site.route("/robots.txt", status(503));
+    const cache = freshCache();
+    await cache.isAllowed(`${net.site.origin}/public`, "ExampleBot");
+    net.site.route("/robots.txt", status(404));
+    now = START + 29 * DAY;
+    expect(await cache.explain(`${net.site.origin}/public`, "ExampleBot")).toMatchObject({ allowed: true, reason: "unavailable" });
+    expect(await cache.describe(net.site.origin)).toMatchObject({ unreachableSince: null });
+    net.site.route("/robots.txt", status(503));
+    now = START + 31 * DAY;
+    expect(await cache.explain(`${net.site.origin}/public`, "ExampleBot")).toMatchObject({ allowed: false, reason: "unreachable" });
+    expect(await cache.describe(net.site.origin)).toMatchObject({ policy: "disallow-all", unreachableSince: START + 31 * DAY });
+  });
+
   it("disallows everything after 30 days when configured so", async () => {
     const cache = await goodThenFailing({ afterUnreachableLimit: "disallow-all" });
     await cache.isAllowed(`${net.site.origin}/`, "ExampleBot");

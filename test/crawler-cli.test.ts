@@ -43,6 +43,12 @@ describe("robots fetch", () => {
     expect(rows[4]).toMatch(/^expires: {4}\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(in (2 h|1 h 59 min)\)$/);
   });
 
+  it("gives an hour as `1 h`", async () => {
+    net.site.route("/robots.txt", text(RULES, { "cache-control": "max-age=3600" }));
+    const { stdout } = await robots(["fetch", net.site.origin]);
+    expect(stdout).toMatch(/^expires: {4}\S+ \(in (1 h|59 min)\)$/m);
+  });
+
   it("adds the verdict for the URL with --agent", async () => {
     net.site.route("/robots.txt", text(RULES));
     const { stdout } = await robots(["fetch", `${net.site.origin}/private/page`, "--agent", "ExampleBot"]);
@@ -119,6 +125,8 @@ describe("robots check --fetch", () => {
       "not a url",
       `${net.site.origin}/public`,
       `${net.site.origin}/private/b\r`,
+      // A URL, but not one the platform fetch can fetch: disallowed like a line that is not a URL.
+      "ftp://example.com/x",
     ].join("\n");
     const { code, stdout, stderr } = await robots(["check", "--fetch", "--agent", "ExampleBot"], `${input}\n`);
     expect(code).toBe(0);
@@ -129,12 +137,13 @@ describe("robots check --fetch", () => {
         "disallowed\tnot a url\t0",
         `allowed\t${net.site.origin}/public\t0`,
         `disallowed\t${net.site.origin}/private/b\t2`,
+        "disallowed\tftp://example.com/x\t0",
         "",
       ].join("\n"),
     );
     expect(net.site.requests).toEqual(["/robots.txt"]);
     expect(net.other.requests).toEqual(["/robots.txt"]);
-    expect(stderr).toContain("robots check --fetch: 1 not-a-url, 2 rule, 1 unreachable, 1 no-rule\n");
+    expect(stderr).toContain("robots check --fetch: 2 not-a-url, 2 rule, 1 unreachable, 1 no-rule\n");
   });
 
   it("works with the other output formats and refuses --robots together with --fetch", async () => {

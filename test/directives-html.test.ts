@@ -233,6 +233,10 @@ describe.each(scanners)("$name: HTML tokenizer rules (HTML 13.2.5)", (scanner) =
     it("ends the head at text that is not whitespace, and at a NUL", () => {
       expect(places("<head><title>t</title>\n \t<meta name=a content=1>x<meta name=b content=2>")).toEqual([["a", true, false], ["b", false, false]]);
       expect(places("\u0000<meta name=a content=1>")).toEqual([["a", false, false]]);
+      // HTML's whitespace is tab, LF, FF, CR and space: a vertical tab is text.
+      expect(places("<head>\f\r<meta name=a content=1>")).toEqual([["a", true, false]]);
+      expect(places("<head>\u000b<meta name=a content=1>")).toEqual([["a", false, false]]);
+      expect(places("<!doctype html>\u000b<meta name=a content=1>")).toEqual([["a", false, false]]);
     });
 
     it("puts a meta between </head> and <body> back into the head (after head mode)", () => {

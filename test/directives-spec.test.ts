@@ -98,6 +98,8 @@ describe.each(scanners)("$name", (scanner) => {
       for (const value of ["none", "standard", "large"] as const) {
         expect(resolve(meta(`max-image-preview:${value}`), undefined, "x").maxImagePreview).toBe(value);
       }
+      // `large` is the default: it restricts nothing, so no directive is named as a cause.
+      expect(resolve(meta("max-image-preview:large"), undefined, "x").restrictions).toEqual([]);
       const r = resolve(meta("max-image-preview:huge"), undefined, "x");
       expect(r.maxImagePreview).toBe("large");
       expect(r.invalid.map((d) => d.problem)).toEqual(["invalid-value"]);
@@ -117,6 +119,11 @@ describe.each(scanners)("$name", (scanner) => {
     it("`unavailable_after`: not shown after that instant; an invalid date is ignored", () => {
       const r = resolve(meta("unavailable_after: 2030-01-01"), undefined, "x");
       expect(r).toMatchObject({ index: true, expired: false, unavailableAfter: new Date("2030-01-01T00:00:00Z") });
+      // At the instant itself the page may still be shown; a millisecond later it may not.
+      const instant = "unavailable_after: 2025-12-03T13:09:53Z";
+      const at = Date.UTC(2025, 11, 3, 13, 9, 53);
+      expect(resolve(undefined, instant, "x", { now: at })).toMatchObject({ index: true, expired: false });
+      expect(resolve(undefined, instant, "x", { now: at + 1 })).toMatchObject({ index: false, expired: true });
       const bad = resolve(meta("unavailable_after: next tuesday"), undefined, "x");
       expect(bad).toMatchObject({ index: true, unavailableAfter: null, invalid: [{ name: "unavailable_after", problem: "invalid-value" }] });
     });
@@ -128,6 +135,10 @@ describe.each(scanners)("$name", (scanner) => {
       expect(resolve(meta("nocache"), undefined, "x", { policy: "bing" }).archive).toBe(false);
       expect(resolve(meta("noarchive"), undefined, "x", { policy: "bing" }).archive).toBe(false);
       expect(resolve(meta("noarchive"), undefined, "x", { policy: "yandex" }).archive).toBe(false);
+      // Yandex documents noarchive and no nocache (README).
+      const yandex = resolve(meta("nocache"), undefined, "yandex", { policy: "yandex" });
+      expect(yandex.archive).toBe(true);
+      expect(yandex.ignored.map((i) => [i.directive.name, i.reason])).toEqual([["nocache", "not-honoured-by-policy"]]);
     });
 
     it("`noodp`, `noydir`, `nositelinkssearchbox`: obsolete, recognised, reported, no effect", () => {
@@ -214,6 +225,9 @@ describe.each(scanners)("$name", (scanner) => {
       expect(resolve(meta("max-snippet:50") + meta("max-snippet:20"), undefined, "x").maxSnippet).toBe(20);
       expect(resolve(meta("max-snippet:-1") + meta("max-snippet:20"), undefined, "x").maxSnippet).toBe(20);
       expect(resolve(meta("max-video-preview:-1, max-video-preview:30, max-video-preview:10"), undefined, "x").maxVideoPreview).toBe(10);
+      // Equal limits from two places: both are named as the cause.
+      const equal = resolve('<meta name="googlebot" content="max-snippet:50">', "max-snippet:50", "googlebot");
+      expect(equal.restrictions.filter((x) => x.field === "maxSnippet").map((x) => x.directive.source.type)).toEqual(["header", "meta"]);
     });
 
     it("image previews order none < standard < large", () => {
@@ -320,6 +334,8 @@ describe.each(scanners)("$name", (scanner) => {
       const hidden = (tag: string) => `<${tag}><meta name=robots content=noindex></${tag}>`;
       const html = "<!-- <meta name=robots content=noindex> -->" + ["script", "style", "textarea", "title", "template"].map(hidden).join("") +
         "<noscript><meta name=robots content=nofollow></noscript>";
+      // A template after </head> holds no real tags either (it is not in the body yet).
+      expect(page(`<head></head>${hidden("template")}`).metaTags).toEqual([]);
       const r = resolve(html, undefined, "x");
       expect(answer(r)).toEqual({ ...DEFAULTS, follow: false });
       expect(r.restrictions[0]!.directive.source).toMatchObject({ inNoscript: true });
@@ -335,6 +351,16 @@ describe.each(scanners)("$name", (scanner) => {
       const bytes = new Uint8Array(text.length * 2);
       for (let i = 0; i < text.length; i++) bytes[2 * i] = text.charCodeAt(i) & 0xff, bytes[2 * i + 1] = text.charCodeAt(i) >> 8;
       expect(scanner.read({ html: bytes }).resolve("x").index).toBe(false);
+    });
+
+    it("a UTF-16 page without a BOM is decoded when its encoding is given: `utf-16` is the WHATWG label for little-endian", () => {
+      const text = "<meta name=robots content=noindex>";
+      const le = new Uint8Array(text.length * 2);
+      for (let i = 0; i < text.length; i++) le[2 * i] = text.charCodeAt(i);
+      const be = le.map((_, i) => le[i ^ 1]!);
+      for (const [bytes, encoding] of [[le, "utf-16"], [le, "UTF-16LE"], [be, "utf-16be"]] as const) {
+        expect(scanner.read({ html: bytes }, { encoding }).resolve("x").index, encoding).toBe(false);
+      }
     });
   });
 

@@ -56,6 +56,14 @@ describe("RFC 9309 2.3.1.1: successful access", () => {
     expect(new TextDecoder().decode(result.body)).toBe(RULES);
   });
 
+  it("keeps a body of exactly maxBytes whole, and cuts one byte more", async () => {
+    const body = RULES + "#".repeat(512_000 - RULES.length);
+    net.site.route("/exact", text(body));
+    net.site.route("/over", text(body + "#"));
+    expect(await fetchPath("/exact", { maxBytes: 512_000 })).toMatchObject({ outcome: "ok", truncated: false, bytes: 512_000, detail: "HTTP 200" });
+    expect(await fetchPath("/over", { maxBytes: 512_000 })).toMatchObject({ outcome: "ok", truncated: true, bytes: 512_000, detail: "HTTP 200, cut at 512000 bytes" });
+  });
+
   it("reads 512,000 bytes of an endless body, then closes the connection instead of reading on", async () => {
     const stream = endless(RULES, "# padding padding padding padding\n");
     net.site.route("/endless", stream.handler);

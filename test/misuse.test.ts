@@ -147,7 +147,7 @@ describe("the cache takes URL objects wherever it takes a page URL", () => {
 });
 
 describe("saved cache data that toJSON() cannot have written is ROBOTS_ERR_INVALID_CACHE_DATA", () => {
-  it("holes, times that are not finite, unknown reasons, an origin twice", async () => {
+  it("holes, times that are not finite, unknown reasons, an origin twice, an ok fetch without its body", async () => {
     const cache = new RobotsCache({ fetch: async () => new Response(RULES) });
     await cache.isAllowed("http://a.com/", "bot");
     const data = JSON.parse(JSON.stringify(cache));
@@ -159,6 +159,8 @@ describe("saved cache data that toJSON() cannot have written is ROBOTS_ERR_INVAL
       { ...data, entries: [{ ...entry, fetch: { ...entry.fetch, fetchedAt: Infinity } }] },
       { ...data, entries: [{ ...entry, fetch: { ...entry.fetch, reason: "felt-like-it" } }] },
       { ...data, entries: [entry, entry] },
+      // Loaded, it would allow every URL of the origin.
+      { ...data, entries: [{ ...entry, good: null }] },
     ]) {
       expect(await codeOf(() => RobotsCache.fromJSON(bad))).toBe("ROBOTS_ERR_INVALID_CACHE_DATA");
     }
