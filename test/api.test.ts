@@ -85,6 +85,17 @@ describe("helpers", () => {
     expect(() => large.tableBytes).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_DISPOSED" }));
   });
 
+  it("answer for the agents as they are now: an array changed after a call is read again", () => {
+    initSync();
+    const robots = Robots.parse("User-agent: googlebot\nDisallow: /\n");
+    const agents = ["googlebot"];
+    expect(robots.isAllowed("https://example.com/page", agents)).toBe(false);
+    agents[0] = "bingbot";
+    expect(robots.isAllowed("https://example.com/page", agents)).toBe(true);
+    expect(robots.isAllowed("https://example.com/page", ["bingbot"])).toBe(true);
+    robots.dispose();
+  });
+
   it("decode records and agents on first use from text the table keeps, after the body is gone", () => {
     initSync();
     const body = new TextEncoder().encode("User-agent: Bot/1.0 (x)\nCrawl-delay: 2\nClean-Param: ref /Über\nSitemap: https://a.test/s.xml\n");

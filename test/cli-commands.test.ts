@@ -53,6 +53,16 @@ describe("robots explain", () => {
     );
   });
 
+  it("shows a source line of 120 characters whole, and says how `* bot` was read", () => {
+    const file = join(work, "wide.txt");
+    const wide = `Disallow: /${"a".repeat(109)}`; // 120 characters: the widest line shown uncut
+    writeFileSync(file, `User-agent: * bot\n${wide}\nDisallow: /${"b".repeat(110)}\n`);
+    const { stdout } = robots(["explain", file, `http://a.com/${"a".repeat(109)}`, "--agent", "foo"]);
+    expect(stdout).toContain(`  > 2 | ${wide}\n`);
+    expect(stdout).toContain(`    3 | Disallow: /${"b".repeat(108)}…\n`);
+    expect(stdout).toContain('    line 1: "User-agent: * bot", read as *\n');
+  });
+
   it("says when the * group applies (global fallback), when it is ignored, and when nothing applies", () => {
     const fallback = robots(["explain", EXPLAIN_FILE, "http://a.com/x", "--agent", "Other", "--context", "0"]).stdout;
     expect(fallback).toContain("disallowed: http://a.com/x\n");

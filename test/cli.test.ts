@@ -105,6 +105,9 @@ describe("robots check", () => {
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "--max-bytes="], /--max-bytes must be a non-negative integer or Infinity, got ""/],
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "--workers", "1e9"], /--workers must be an integer from 1 to 256, got "1e9"/],
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "--workers", "257"], /--workers must be an integer from 1 to 256/],
+    // 256 passes the worker check: the missing file is what fails.
+    [["check", "--robots", "nope.txt", "--agent", "x", "--workers", "256"], /cannot read robots.txt "nope.txt": ENOENT/],
+    [["check", "--robots", "examples/robots.txt", "--agent", "x", "a.txt", "b.txt"], /check: one URL file at most, got 2/],
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "--rule", "--count"], /--rule adds a column .* --count does not print/],
     [["check", "--fetch", "--agent", "x", "--timeout", "0"], /--timeout must be a positive whole number of milliseconds, got "0"/],
     [["check", "--fetch", "--agent", "x", "--user-agent", "a\nb"], /--user-agent must be a string without line breaks/],
@@ -120,6 +123,24 @@ describe("robots check", () => {
     expect(stderr).toMatch(message);
     expect(stderr.trimEnd().split("\n")).toHaveLength(1);
     expect(stderr).toMatch(/^robots: /);
+  });
+
+  it("prints the usage on stderr with exit code 2 when run without a command", () => {
+    const { code, stdout, stderr } = robots([], "");
+    expect([code, stdout]).toEqual([2, ""]);
+    expect(stderr).toMatch(/^Usage: robots <command>/);
+  });
+
+  it("reads nothing of the robots.txt with --max-bytes 0: every URL is allowed", () => {
+    const counts = robots(["check", "--robots", "examples/robots.txt", "--agent", "x", "--max-bytes", "0", "--count", "-q"], "https://www.example.com/de/suche\n");
+    expect(counts).toEqual({ code: 0, stdout: "allowed\t1\ndisallowed\t0\n", stderr: "" });
+  });
+
+  it("writes a rule's tab as a space, so that --rule stays the fourth column", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "robots-tab-")), "robots.txt");
+    writeFileSync(file, "User-agent: *\nDisallow:\t/private\n");
+    const { stdout } = robots(["check", "--robots", file, "--agent", "x", "--rule", "-q"], "https://example.com/private/x\n");
+    expect(stdout).toBe("disallowed\thttps://example.com/private/x\t2\tDisallow: /private\n");
   });
 
   it("prints help and version", () => {

@@ -205,6 +205,11 @@ describe("unavailable_after dates beyond the examples", () => {
     for (const bad of ["2025-12-03T24:00:01", "2025-12-03T24:30", "2025123", "20251303"]) expect(iso(bad), bad).toBeNull();
   });
 
+  it("keeps whole milliseconds of a longer fraction, never rounding into the next second", () => {
+    expect(iso("2030-01-01T23:59:59.9999Z")).toBe("2030-01-01T23:59:59.999Z");
+    expect(iso("2030-01-01T00:00:00.5+01:00")).toBe("2029-12-31T23:00:00.500Z");
+  });
+
   it("maps two-digit years 00-69 to 20xx and 70-99 to 19xx", () => {
     expect(iso("Sunday, 06-Nov-94 08:49:37 GMT")).toBe("1994-11-06T08:49:37.000Z");
     expect(iso("Monday, 01-Jan-69 00:00:00 GMT")).toBe("2069-01-01T00:00:00.000Z");
@@ -212,7 +217,7 @@ describe("unavailable_after dates beyond the examples", () => {
 
   it("accepts leap days only in leap years and rejects out-of-range fields", () => {
     expect(iso("2024-02-29")).toBe("2024-02-29T00:00:00.000Z");
-    for (const bad of ["2025-02-29", "2025-13-01", "2025-12-03T23:60", "2025-12-03T10:00+25:00", "32 Jan 2025 10:00 GMT", "", "tomorrow"]) {
+    for (const bad of ["2025-02-29", "2025-13-01", "2025-12-03T23:60", "2025-12-03T10:00+25:00", "2030-01-01T00:00:00+24:00", "32 Jan 2025 10:00 GMT", "", "tomorrow"]) {
       expect(iso(bad), bad).toBeNull();
     }
   });
@@ -243,6 +248,11 @@ describe("serialisation round trips", () => {
       '<meta name="otherbot" content="noarchive">',
       '<meta name="googlebot" content="nosnippet, foo: bar">',
     ]);
+  });
+
+  it("writes no header for a generic `token: value` (it would read back as an agent), and no tag for an empty generic group", () => {
+    expect(IndexingDirectives.parse({ html: '<meta name="robots" content="noindex, foo: bar">' }).toHeaderValues()).toEqual(["noindex"]);
+    expect(IndexingDirectives.parse({ headers: "googlebot: noindex" }).toMetaTags()).toEqual(['<meta name="googlebot" content="noindex">']);
   });
 
   const element = fc.oneof(

@@ -346,6 +346,20 @@ describe.each(scanners)("$name", (scanner) => {
       expect(p.metaTags.map((t) => [t.offset, t.inHead])).toEqual([[6, true], [55, false]]); // 6 + 34 + "</head><body>" 13 + "é" 2 bytes
     });
 
+    it("a page given as text is scanned to its end, whatever the UTF-8 length of its characters", () => {
+      for (const unit of ["\u007f", "\u0080", "\u07ff", "\u0800", "\uffff", "\u{10000}", "\ud800"]) {
+        const r = page(unit.repeat(1000) + meta("noindex"));
+        expect(r.metaTags, JSON.stringify(unit)).toHaveLength(1);
+        expect(r.resolve("x").index).toBe(false);
+      }
+    });
+
+    it("`viewport` and other non-crawler names hold no directives", () => {
+      const p = page('<meta name="viewport" content="width=device-width, noindex">');
+      expect(p.agents).toEqual([]);
+      expect(p.resolve("viewport").index).toBe(true);
+    });
+
     it("a UTF-16 page (BOM) is decoded first", () => {
       const text = "\ufeff<meta name=robots content=noindex>";
       const bytes = new Uint8Array(text.length * 2);

@@ -178,6 +178,10 @@ describe("the worker pool checks its options before it starts a thread", () => {
 
   // With a bad maxBytes beside them, so that a pool that lost its cap fails on maxBytes instead of
   // starting a million threads: the message says which check refused.
+  it("takes 256 workers: the check that refuses the count passes it, and maxBytes is what is refused", async () => {
+    await expect(RobotsWorkerPool.create(RULES, { workers: 256, maxBytes: -1 })).rejects.toThrowError(expect.objectContaining({ message: expect.stringMatching(/^maxBytes/) }));
+  });
+
   it.each([1e6, 257, 0, 1.5])("%s workers: ROBOTS_ERR_INVALID_OPTION about the worker count", async (workers) => {
     await expect(RobotsWorkerPool.create(RULES, { workers, maxBytes: -1 })).rejects.toThrowError(
       expect.objectContaining({ code: "ROBOTS_ERR_INVALID_OPTION", message: expect.stringMatching(/^workers must be an integer from 1 to 256/) }),
@@ -189,5 +193,14 @@ describe("a WebAssembly module that is not the engine is refused when it is load
   it("an empty module: ROBOTS_ERR_WASM naming what it lacks", () => {
     const empty = new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]);
     expect(() => loadEngine(empty)).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_WASM", message: expect.stringMatching(/not the robots-wasm engine/) }));
+  });
+
+  it("a module with a memory and no functions: ROBOTS_ERR_WASM naming a missing function", () => {
+    const memoryOnly = new Uint8Array([
+      0, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+      5, 3, 1, 0, 1, // memory section: one memory of at least one page
+      7, 10, 1, 6, ...new TextEncoder().encode("memory"), 2, 0, // export section: that memory as "memory"
+    ]);
+    expect(() => loadEngine(memoryOnly)).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_WASM", message: expect.stringMatching(/has no function/) }));
   });
 });
