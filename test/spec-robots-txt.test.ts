@@ -1717,6 +1717,23 @@ describe.each(implementations)("$name", (impl) => {
       }
     });
 
+    it("a URL after one of the same origin: a string's CR stays part of its path (behaviour.md 27 removes it from byte lines only)", () => {
+      for (const robots of both("User-agent: *\nDisallow: /a$\n")) {
+        const entries = ["https://example.com/x", "https://example.com/a\r", "https://example.com/a"];
+        expectBatch(robots, entries, entries, "AnyBot");
+        expect(Array.from(robots.classify(entries, "AnyBot"))).toEqual([1, 1, 0]);
+      }
+    });
+
+    it("a URL whose first 16 bytes repeat the previous origin's, with another authority, gets its own path", () => {
+      for (const robots of both("User-agent: *\nDisallow: /m\n")) {
+        const entries = ["https://example.com/a", "https://example.c/m/x", "https://example.com.evil/m", "https://example.comm/x"];
+        expectBatch(robots, utf8.encode(entries.join("\n")), entries, "AnyBot");
+        expectBatch(robots, entries, entries, "AnyBot");
+        expect(Array.from(robots.classify(entries, "AnyBot"))).toEqual([1, 0, 0, 1]);
+      }
+    });
+
     it("empty batches", () => {
       for (const robots of both(body)) {
         for (const batch of [[], new Uint8Array(0)]) {
