@@ -137,7 +137,7 @@ describe("robots check", () => {
   });
 
   it("writes a rule's tab as a space, so that --rule stays the fourth column", () => {
-    const file = join(mkdtempSync(join(tmpdir(), "robots-tab-")), "robots.txt");
+    const file = join(work, "tab-in-rule.txt");
     writeFileSync(file, "User-agent: *\nDisallow:\t/private\n");
     const { stdout } = robots(["check", "--robots", file, "--agent", "x", "--rule", "-q"], "https://example.com/private/x\n");
     expect(stdout).toBe("disallowed\thttps://example.com/private/x\t2\tDisallow: /private\n");
