@@ -176,8 +176,9 @@ describe("the worker pool checks its options before it starts a thread", () => {
     expect(await codeOf(() => RobotsWorkerPool.create(RULES, options as never))).toBe("ROBOTS_ERR_INVALID_OPTION");
   });
 
-  // With a bad maxBytes beside them, so that a pool that lost its cap fails on maxBytes instead of
-  // starting a million threads: the message says which check refused.
+  // The worker counts below come with a bad maxBytes, checked after the count, so that no test
+  // starts a thread: the message says which check refused (a pool that lost its cap fails on
+  // maxBytes instead of starting a million threads).
   it("takes 256 workers: the check that refuses the count passes it, and maxBytes is what is refused", async () => {
     await expect(RobotsWorkerPool.create(RULES, { workers: 256, maxBytes: -1 })).rejects.toThrowError(expect.objectContaining({ message: expect.stringMatching(/^maxBytes/) }));
   });
