@@ -203,11 +203,12 @@ export function freeMetaTags(scan: usize): void {
 
 /**
  * `robots check`'s TSV lines for a classified newline batch (see assembly/tsv.ts); `ruleOffsets`
- * 0 for no rule text column. Returns the bytes written to `out`.
+ * 0 for no rule text column. Returns the bytes written to `out`, or -1 if they would not fit in
+ * `capacity` (or the batch or line numbers do not match the counts).
  */
 export function formatTsv(
   batch: usize, length: usize, verdicts: usize, lines: usize, count: u32,
-  ruleOffsets: usize, ruleText: usize, out: usize,
-): usize {
-  return writeTsv(batch, length, verdicts, lines, count, ruleOffsets, ruleText, out);
+  ruleOffsets: usize, ruleLineCount: u32, ruleText: usize, out: usize, capacity: usize,
+): isize {
+  return writeTsv(batch, length, verdicts, lines, count, ruleOffsets, ruleLineCount, ruleText, out, capacity);
 }

@@ -48,42 +48,56 @@ function asciiBlock(text: string): usize {
   return at + digits;
 }
 
+/** What formatTsv returns when its input does not fit: a caller's bug, never a trap. */
+export const TSV_DOES_NOT_FIT: isize = -1;
+
 /**
  * Writes one line per URL of the newline batch [batch, batch + length) to `out`: "allowed" or
  * "disallowed", a tab, the URL (its line, without one CR before the LF), a tab, the matching line
  * number from `lines` (u32 per URL), and with `ruleOffsets` a tab and the text of that line
- * (robots.txt line n is [ruleOffsets[n], ruleOffsets[n + 1]) of `ruleText`); then an LF. `verdicts`
- * holds a byte per URL (1: allowed). `out` must hold `length` + `count` * TSV_LINE_OVERHEAD bytes
- * plus the rule texts written. Returns the bytes written.
+ * (robots.txt line n < `ruleLineCount` is [ruleOffsets[n], ruleOffsets[n + 1]) of `ruleText`);
+ * then an LF. `verdicts` holds a byte per URL (1: allowed). `out` holds `capacity` bytes, which
+ * must be `length` + `count` * TSV_LINE_OVERHEAD plus the rule texts written. Returns the bytes
+ * written, or TSV_DOES_NOT_FIT, before writing the line that would not fit, if a line would pass
+ * `capacity`, the batch has fewer than `count` lines, or a line number has no rule text.
  */
 export function formatTsv(
   batch: usize, length: usize, verdicts: usize, lines: usize, count: u32,
-  ruleOffsets: usize, ruleText: usize, out: usize,
-): usize {
+  ruleOffsets: usize, ruleLineCount: u32, ruleText: usize, out: usize, capacity: usize,
+): isize {
   const memoryEnd = <usize>memory.size() << 16;
+  const outEnd = out + capacity;
   let from: usize = 0;
   let at = out;
   for (let i: u32 = 0; i < count; i++) {
-    const allowed = load<u8>(verdicts + <usize>i) != 0;
-    v128.store(at, v128.load(allowed ? ALLOWED_TEXT : DISALLOWED_TEXT));
-    at += allowed ? 8 : 11;
+    if (from > length) return TSV_DOES_NOT_FIT;
     let end = findByte(batch, from, length, Char.LF);
     const next = end + 1;
     if (end > from && load<u8>(batch + end - 1) == Char.CR) end--;
+    const line = load<u32>(lines + (<usize>i << 2));
+    let textStart: usize = 0;
+    let textLength: usize = 0;
+    if (ruleOffsets != 0) {
+      if (line >= ruleLineCount) return TSV_DOES_NOT_FIT;
+      textStart = <usize>load<u32>(ruleOffsets + (<usize>line << 2));
+      textLength = <usize>load<u32>(ruleOffsets + (<usize>(line + 1) << 2)) - textStart;
+    }
+    // One compare per line: the caller's sizing gives each line exactly this much room.
+    if (outEnd - at < end - from + textLength + TSV_LINE_OVERHEAD) return TSV_DOES_NOT_FIT;
+    const allowed = load<u8>(verdicts + <usize>i) != 0;
+    v128.store(at, v128.load(allowed ? ALLOWED_TEXT : DISALLOWED_TEXT));
+    at += allowed ? 8 : 11;
     copyWide(at, batch + from, end - from, memoryEnd);
     at += end - from;
     store<u8>(at++, Char.TAB);
-    const line = load<u32>(lines + (<usize>i << 2));
     at = writeDecimal(at, line);
     if (ruleOffsets != 0) {
-      const start = <usize>load<u32>(ruleOffsets + (<usize>line << 2));
-      const textLength = <usize>load<u32>(ruleOffsets + (<usize>(line + 1) << 2)) - start;
       store<u8>(at++, Char.TAB);
-      copyWide(at, ruleText + start, textLength, memoryEnd);
+      copyWide(at, ruleText + textStart, textLength, memoryEnd);
       at += textLength;
     }
     store<u8>(at++, Char.LF);
     from = next;
   }
-  return at - out;
+  return <isize>(at - out);
 }

@@ -68,12 +68,13 @@ export interface EngineExports {
   freeMetaTags(scan: number): void;
   /**
    * `robots check`'s TSV lines of a classified newline batch: verdict bytes and u32 lines per URL;
-   * rule texts by line number as u32 offsets into `ruleText` (0: no rule column). `out` holds
-   * `length` + `count` * TSV_LINE_OVERHEAD bytes plus the rule texts. Returns the bytes written.
+   * rule texts of lines 0 to `ruleLineCount` - 1 as u32 offsets into `ruleText` (`ruleOffsets` 0:
+   * no rule column). `out` holds `capacity` bytes: `length` + `count` * TSV_LINE_OVERHEAD plus the
+   * rule texts. Returns the bytes written, or -1 if they would not fit or the counts do not match.
    */
   formatTsv(
     batch: number, length: number, verdicts: number, lines: number, count: number,
-    ruleOffsets: number, ruleText: number, out: number,
+    ruleOffsets: number, ruleLineCount: number, ruleText: number, out: number, capacity: number,
   ): number;
 }
 

@@ -1,5 +1,6 @@
 /** The output formats of `robots check`: one TSV or JSON line per URL, or the counts only. */
 import { defaultEngine, initSync } from "../init.js";
+import { RobotsError } from "../errors.js";
 import type { BatchResult } from "../types.js";
 import { TSV_LINE_OVERHEAD } from "../wasm.js";
 
@@ -55,7 +56,8 @@ function formatTsv(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTe
   const batchPointer = engine.scratch("tsv-batch", batch.length);
   const verdictsPointer = engine.scratch("tsv-verdicts", count);
   const linesPointer = engine.scratch("tsv-lines", count * 4);
-  const outPointer = engine.scratch("tsv-out", batch.length + count * TSV_LINE_OVERHEAD + ruleBytes);
+  const capacity = batch.length + count * TSV_LINE_OVERHEAD + ruleBytes;
+  const outPointer = engine.scratch("tsv-out", capacity);
   const offsetsPointer = rules === undefined ? 0 : engine.scratch("tsv-rule-offsets", rules.offsets.byteLength);
   const textPointer = rules === undefined ? 0 : engine.scratch("tsv-rule-text", rules.text.length);
   const bytes = engine.bytes;
@@ -66,9 +68,14 @@ function formatTsv(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTe
     engine.words.set(rules.offsets, offsetsPointer >>> 2);
     bytes.set(rules.text, textPointer);
   }
+  const ruleLineCount = rules === undefined ? 0 : rules.offsets.length - 1;
   const written = engine.call(() =>
-    engine.exports.formatTsv(batchPointer, batch.length, verdictsPointer, linesPointer, count, offsetsPointer, textPointer, outPointer),
+    engine.exports.formatTsv(
+      batchPointer, batch.length, verdictsPointer, linesPointer, count,
+      offsetsPointer, ruleLineCount, textPointer, outPointer, capacity,
+    ),
   );
+  if (written < 0) throw new RobotsError("ROBOTS_ERR_WASM", "formatTsv: the TSV lines do not fit the room given for them");
   return Buffer.from(engine.bytes.subarray(outPointer, outPointer + written));
 }
 
