@@ -110,6 +110,10 @@ describe("X-Robots-Tag input forms", () => {
     expect(xRobotsTagFromLine("x-robots-tag:noindex")).toBe("noindex");
     expect(xRobotsTagFromLine("Content-Type: text/html")).toBeUndefined();
     expect(xRobotsTagFromLine("noindex")).toBeUndefined();
+    // A line pasted from a terminal: RFC 9110 forbids a space before the colon in a message, but
+    // the CLI reads what its user meant rather than refusing the line.
+    expect(xRobotsTagFromLine(" X-ROBOTS-TAG : noindex ")).toBe("noindex");
+    expect(xRobotsTagFromLine("X-Robots-Tags: noindex")).toBeUndefined();
   });
 });
 

@@ -15,7 +15,8 @@ each restriction; then obsolete, unknown, invalid and ignored directives.
 
 Options:
   --agent NAME        The crawler's name (required; repeat to merge groups, e.g. googlebot-news and googlebot)
-  --header LINE       A response header "X-Robots-Tag: VALUE" (repeatable, in order)
+  --header LINE       A response header "X-Robots-Tag: VALUE" (repeatable, in order; the name in
+                      any case, with or without spaces around it)
   --policy NAME       google (default), bing, yandex or specific-overrides-generic
   --now DATE          The time unavailable_after is compared with (ISO 8601; default: now)
   --encoding LABEL    The page's encoding from Content-Type (utf-16le pages without BOM; values of other encodings)

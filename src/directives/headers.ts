@@ -54,7 +54,11 @@ export function xRobotsTagValues(headers: HeaderInput | null | undefined): strin
   return values;
 }
 
-/** Splits a header line given as `Name: value`; returns the value when the name is X-Robots-Tag. */
+/**
+ * Splits a header line given as `Name: value`; returns the value when the name is X-Robots-Tag, in
+ * any case and with spaces around it (a pasted line; RFC 9110 would refuse a space before the colon
+ * in a message, but here it can only mean this header).
+ */
 export function xRobotsTagFromLine(line: string): string | undefined {
   const colon = line.indexOf(":");
   if (colon < 0 || line.slice(0, colon).trim().toLowerCase() !== HEADER_NAME) return undefined;
