@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { found, htmlPage, parse5Metas, scanners } from "./support/directives.js";
 import { fuzzRuns } from "./support/fuzz.js";
+import { perByteRatio } from "./support/linear-time.js";
 
 const { seed, numRuns } = fuzzRuns(20261122, 1500);
 
@@ -330,26 +331,6 @@ describe.each(scanners)("$name: differential against parse5 (scripting disabled)
     );
   });
 });
-
-/**
- * How much more a byte of `large` (16 times the size of `small`) costs to scan than a byte of
- * `small`: 1 for linear time, 16 for quadratic. Each timing scans the same number of bytes (`small`
- * 16 times, `large` once), so both are equally long and a busy machine's preemptions fall on both
- * alike; the two alternate, and the fastest of each counts (noise only ever adds time).
- */
-function perByteRatio(scan: (bytes: Uint8Array) => void, small: Uint8Array, large: Uint8Array): number {
-  let smallBest = Infinity;
-  let largeBest = Infinity;
-  for (let round = 0; round < 5; round++) {
-    let started = performance.now();
-    for (let i = 0; i < 16; i++) scan(small);
-    smallBest = Math.min(smallBest, performance.now() - started);
-    started = performance.now();
-    scan(large);
-    largeBest = Math.min(largeBest, performance.now() - started);
-  }
-  return largeBest / smallBest;
-}
 
 /** Hostile inputs of about `n` bytes. */
 const hostile: Record<string, (n: number) => Uint8Array> = {
