@@ -298,7 +298,7 @@ function readmeSection(): string {
     "",
     "```sh",
     "npm run bench        # build, then the full run (~" + `${Math.max(1, Math.round(elapsedS / 60))} min here): writes bench/results.json, bench/throughput.svg`,
-    "npm run bench:ci     # the CI gate: the same ratios on smaller batches, fails below the floors in bench/gate.ts",
+    "npm run bench:ci     # the CI gate: the same ratios on smaller batches, fails below the floors in bench/gate-checks.ts",
     "```",
     "",
   ].join("\n");
