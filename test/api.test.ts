@@ -71,6 +71,9 @@ describe("helpers", () => {
     expect(parseRequestRate("1/10s")).toEqual({ requests: 1, seconds: 10 });
     expect(parseRequestRate("1/1h")).toEqual({ requests: 1, seconds: 3600 });
     expect(parseRequestRate("2 / 3M")).toEqual({ requests: 2, seconds: 180 });
+    // Spaces are allowed before the unit too, as around the slash.
+    expect(parseRequestRate("1/10 s")).toEqual({ requests: 1, seconds: 10 });
+    expect(parseRequestRate("1 / 5 h")).toEqual({ requests: 1, seconds: 18_000 });
     expect(parseRequestRate("fast")).toBeUndefined();
     expect(parseRequestRate("1/5d")).toBeUndefined();
   });

@@ -502,7 +502,7 @@ describe.each(implementations)("$name", (impl) => {
         }
       });
 
-      it.each(["alow", "allw", "alllow", "aloww"])("allow has no accepted misspelling: %j is an unknown key", (key) => {
+      it.each(["alow", "allw", "alllow", "aloww", "allox", "ALLOX", "disallox", "disalo"])("allow has no accepted misspelling, nor disallow others: %j is an unknown key", (key) => {
         for (const robots of both(`User-agent: *\nDisallow: /\n${key}: /x\n`)) {
           check(robots, url("/x"), "AnyBot", D(2, "/", "global"));
           expect(robots.lines[2]).toEqual(lineInfo(3, "unknown"));
@@ -744,6 +744,8 @@ describe.each(implementations)("$name", (impl) => {
       ["foo/bar", "/bar"],
       ["ftp://a.com/b", "/b"],
       ["HTTP://A.COM/B", "/B"],
+      ["http://", "/"],
+      ["https://", "/"],
     ])("google / behaviour.md 16: the path of %j is %j", (target, path) => {
       for (const robots of both(`User-agent: *\nDisallow: ${path}$\n`)) {
         check(robots, target, "AnyBot", D(2, `${path}$`, "global"));
@@ -953,6 +955,13 @@ describe.each(implementations)("$name", (impl) => {
         for (const robots of both("User-agent: *\nDisallow: /a%2fb\nDisallow: /c%e3%83%84\n")) {
           check(robots, url("/a%2Fb"), "x", D(2, "/a%2Fb", "global"));
           check(robots, url("/c%E3%83%84"), "x", D(3, "/c%E3%83%84", "global"));
+        }
+      });
+
+      it("a % before a byte that is not a hex digit (`g` follows `f`) is no escape: kept as it is", () => {
+        for (const robots of both("User-agent: *\nDisallow: /%4g\nDisallow: /a%Fg\n")) {
+          check(robots, url("/%4g"), "x", D(2, "/%4g", "global"));
+          check(robots, url("/a%Fg"), "x", D(3, "/a%Fg", "global"));
         }
       });
 
