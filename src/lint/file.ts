@@ -26,8 +26,11 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 /** `bytes` is UTF-8; with `openEnd`, an incomplete sequence at the end (a cut) is allowed. */
 function isUtf8(bytes: Uint8Array, openEnd: boolean): boolean {
   try {
-    strictUtf8.decode(bytes, { stream: openEnd });
-    if (openEnd) strictUtf8.decode(); // resets the decoder, ignoring the open sequence
+    // A cut file is decoded as a stream that is never flushed: flushing a fatal decoder throws on
+    // the sequence the cut left open. A decoder of its own, then dropped: the stream call leaves
+    // it holding the open bytes, which the next call would go on from.
+    if (openEnd) new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true });
+    else strictUtf8.decode(bytes);
     return true;
   } catch {
     return false;
