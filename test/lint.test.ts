@@ -124,6 +124,11 @@ describe.each(implementations)("$name lints (robots-txt.md section 5)", (impl) =
     ["a lengthened key Google accepts", "User-agent: *\nDisallowed: /x\n", ["2:typo"]],
     ["`* foo` is read as `*`", "User-agent: * foo\nDisallow: /\n", ["1:user-agent-truncated"]],
     ["the lines of an HTML body are still linted", "<html>\n<body>\nUser-agent *\nDisallow /private\n</body></html>\n", ["1:html-body", "3:missing-colon", "4:missing-colon"]],
+    ["an HTML document tag in capitals, after the rules", "User-agent: *\nDisallow: /x\n<HTML>\n<BODY>hi</BODY>\n", ["3:html-body"]],
+    // The Sitemap line already says the run goes on: the blank line is not reported again.
+    ["a Sitemap line and a blank line between user-agent lines", "User-agent: a\nSitemap: https://example.com/s.xml\n\nUser-agent: b\nDisallow: /\n", ["2:line-between-user-agents"]],
+    // Both are read as the empty name, which matches no crawler: not one agent named twice.
+    ["two agents read as empty names", "User-agent: 1bot\nDisallow: /a\n\nUser-agent: 2bot\nDisallow: /b\n", ["1:user-agent-no-name", "4:user-agent-no-name"]],
   ])("%s", (_, body, findings) => {
     const report = lintBody(impl, new TextEncoder().encode(body));
     expect(report.findings.map((finding) => `${finding.line}:${finding.code}`)).toEqual(findings);
@@ -162,6 +167,68 @@ describe.each(implementations)("$name lints (robots-txt.md section 5)", (impl) =
   it("reads the line limit of the profile: rfc9309 keeps long lines whole", () => {
     const body = readFileSync(join(lintDir, "line-too-long.txt"));
     expect(impl.parse(body, { keepSource: true, profile: "rfc9309" }).lint().findings).toEqual([]);
+  });
+
+  // What a finding says and suggests, where the suggestion is built from the line: the value as the
+  // crawler would need it, and a key named only when it is near enough to be meant.
+  it.each([
+    ["`Googlebot*`: the * after a name is dropped like a version", "User-agent: Googlebot*\nDisallow: /\n", { line: 1, code: "user-agent-truncated", fix: "write `User-agent: Googlebot`" }],
+    ["a full URL with the scheme in capitals keeps only its path", "User-agent: *\nDisallow: HTTPS://example.com/private\n", { line: 2, code: "pattern-without-slash", fix: "write `Disallow: /private`" }],
+    ["a URL without a path becomes `/`", "User-agent: *\nDisallow: https://example.com\n", { line: 2, code: "pattern-without-slash", fix: "write `Disallow: /`" }],
+    ["a key without a colon is spelled as documented", "User-agent: *\nCRAWL-DELAY 10\n", { line: 2, code: "missing-colon", fix: "write `Crawl-delay: 10`" }],
+    ["a crawl-delay with a unit keeps its fraction", "User-agent: *\nCrawl-delay: 2.5s\n", { line: 2, code: "crawl-delay-not-number", fix: "write `Crawl-delay: 2.5`" }],
+    ["an unknown key one edit from a known one", "User-agent: *\nHxst: example.com\n", { line: 2, code: "unknown-key", fix: "did you mean Host? write `Host: example.com`" }],
+    ["an unknown key two edits from a known one", "User-agent: *\nHxxt: example.com\n", { line: 2, code: "unknown-key", fix: "did you mean Host? write `Host: example.com`" }],
+    ["no suggestion for a key of three letters (too short to tell a typo)", "User-agent: *\nHst: example.com\n", { line: 2, code: "unknown-key", fix: "delete the line or make it a comment (# ...)" }],
+    ["no suggestion three edits away", "User-agent: *\nHxxx: example.com\n", { line: 2, code: "unknown-key", fix: "delete the line or make it a comment (# ...)" }],
+    // The * group itself is the fallback: saying it does not apply would be wrong.
+    ["an empty * group says no more than that", "User-agent: a\nDisallow: /\n\nUser-agent: *\n", { line: 4, code: "empty-group", message: "the group of `*` has no rules: they may crawl everything" }],
+    ["an empty named group beside a * group says the * group does not apply", "User-agent: *\nDisallow: /\n\nUser-agent: a\n", { line: 4, code: "empty-group", message: "the group of `a` has no rules: they may crawl everything, and the * group does not apply to them" }],
+  ])("%s", (_, body, expected) => {
+    const report = lintBody(impl, new TextEncoder().encode(body));
+    expect(report.findings.filter((finding) => finding.code === expected.code)).toEqual([expect.objectContaining(expected)]);
+  });
+
+  it("suggests the typo's fix from the line as Google reads it: cut at the line limit, not the whole value", () => {
+    const report = lintBody(impl, new TextEncoder().encode(`User-agent: *\nDisalow: /${"a".repeat(17000)}\n`));
+    // Google reads 16,663 bytes of the line: "Disalow: /" (10) and 16,653 a's.
+    expect(report.findings.map((finding) => `${finding.line}:${finding.code}`)).toEqual(["2:line-too-long", "2:typo"]);
+    expect(report.findings[1]!.fix).toBe(`write \`Disallow: /${"a".repeat(16653)}\``);
+  });
+
+  it("quotes a line of up to 60 characters whole, and cuts a longer one to 59 and an ellipsis", () => {
+    const quoted = (text: string) => lintBody(impl, new TextEncoder().encode(`User-agent: *\nDisallow: /\n${text}\n`)).findings.find((finding) => finding.code === "invalid-line")?.message;
+    expect(quoted("x".repeat(60))).toBe(`not a "key: value" record, ignored: \`${"x".repeat(60)}\``);
+    expect(quoted("x".repeat(61))).toBe(`not a "key: value" record, ignored: \`${"x".repeat(59)}…\``);
+    expect(quoted("x".repeat(70))).toBe(`not a "key: value" record, ignored: \`${"x".repeat(59)}…\``);
+  });
+
+  it("tells UTF-16 without a BOM by NULs in every other byte only: UTF-32, with NULs in both, is not UTF-16LE", () => {
+    const text = "User-agent: *\nDisallow: /\n";
+    const utf32le = new Uint8Array(text.length * 4);
+    for (let i = 0; i < text.length; i++) utf32le[4 * i] = text.charCodeAt(i);
+    const report = lintBody(impl, utf32le);
+    expect(report.findings.map((finding) => finding.code)).not.toContain("utf-16");
+  });
+
+  describe("invalid UTF-8 in a file cut at the size limit", () => {
+    /** Text as UTF-8 and numbers as raw bytes. */
+    const bytes = (...parts: (string | number)[]) => Uint8Array.from(parts.flatMap((part) => (typeof part === "number" ? [part] : [...new TextEncoder().encode(part)])));
+    const codes = (body: Uint8Array, options?: ParseOptions) => lintBody(impl, body, options).findings.map((finding) => `${finding.line}:${finding.code}`);
+
+    // "User-agent: *\n" is 14 bytes, "Disallow: /" 11, é 2: a limit of 26 cuts é in half.
+    it.each([
+      ["a character cut in half by the limit is not invalid", bytes("User-agent: *\nDisallow: /é"), 26, ["2:size-limit"]],
+      ["an invalid byte before the cut still is", bytes("User-agent: *\nDisallow: /", 0xff, "/é"), 28, ["2:invalid-utf8", "2:size-limit"]],
+      // Only the last line is open: a line before it that ends mid-sequence was not cut.
+      ["a sequence left open at the end of an earlier line still is", bytes("User-agent: *\nDisallow: /", 0xc3, "\nDisallow: /é"), 39, ["2:invalid-utf8", "3:size-limit"]],
+    ])("%s", (_, body, maxBytes, findings) => {
+      expect(codes(body, { maxBytes })).toEqual(findings);
+    });
+
+    it("a file that was not cut and ends mid-sequence is invalid", () => {
+      expect(codes(bytes("User-agent: *\nDisallow: /", 0xc3))).toEqual(["2:invalid-utf8"]);
+    });
   });
 });
 
