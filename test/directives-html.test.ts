@@ -122,6 +122,10 @@ describe.each(scanners)("$name: HTML tokenizer rules (HTML 13.2.5)", (scanner) =
       ]);
     });
 
+    it("keeps the last code point, U+10FFFF (only past it is out of range)", () => {
+      expect(scan('<meta name="robots" content="x&#x10FFFF;">')).toEqual([["robots", "x\u{10FFFF}"]]);
+    });
+
     it("never lets a reference end a value: `&quot;` inside double quotes", () => {
       expect(scan('<meta name=r content="a&quot;b" x=">"><meta name=s content=t>')).toEqual([["r", 'a"b'], ["s", "t"]]);
     });

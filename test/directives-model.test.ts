@@ -161,6 +161,38 @@ describe("directive lists", () => {
     expect(page.toHeaderValues()).toEqual([`max-snippet:${Number.MAX_SAFE_INTEGER}`]);
   });
 
+  it("trims the whitespace of HTML and HTTP around elements, the form feed too", () => {
+    expect(summary(read("\fnoindex").directives)).toEqual(["*:noindex"]);
+    expect(read("\fnoindex").resolve("x").index).toBe(false);
+  });
+
+  it("folds case in ASCII only: the Kelvin sign is not a K", () => {
+    // Unicode lower-cases U+212A to "k"; an agent name compared that way would match kelvinbot.
+    const page = read("\u212Aelvinbot: noindex");
+    expect(page.agents).toEqual(["\u212Aelvinbot"]);
+    expect(page.resolve("kelvinbot").index).toBe(true);
+  });
+
+  it("reads a directive name that takes a value in any case, so `MAX-SNIPPET: 20` is no agent", () => {
+    const page = read("MAX-SNIPPET: 20");
+    expect(page.agents).toEqual([]);
+    expect(page.resolve("x").maxSnippet).toBe(20);
+  });
+
+  it("joins a date's comma after a weekday name even when the rest is no date: one invalid element", () => {
+    const page = read("unavailable_after: Monday, garbage");
+    expect(page.invalid).toMatchObject([{ name: "unavailable_after", text: "unavailable_after: Monday, garbage", problem: "invalid-value" }]);
+    expect(page.unknown).toEqual([]);
+    expect(page.directives).toEqual([]);
+  });
+
+  it("reads `max-snippet:-0` as 0, not -0", () => {
+    // -0 would print as "0" but compare unequal under Object.is, as in a deep equality of results.
+    const [directive] = read("max-snippet:-0").directives;
+    expect(directive).toMatchObject({ name: "max-snippet" });
+    expect(Object.is(directive && "value" in directive ? directive.value : undefined, 0)).toBe(true);
+  });
+
   it("gives flag and value directives their typed values", () => {
     const directives = read("max-snippet:+5, max-video-preview:-1, max-image-preview:Standard, unavailable_after: 2030-01-01, noai").directives;
     expect(directives.map((d) => ("value" in d ? [d.name, d.value] : [d.name]))).toEqual([
@@ -257,6 +289,18 @@ describe("serialisation round trips", () => {
   it("writes no header for a generic `token: value` (it would read back as an agent), and no tag for an empty generic group", () => {
     expect(IndexingDirectives.parse({ html: '<meta name="robots" content="noindex, foo: bar">' }).toHeaderValues()).toEqual(["noindex"]);
     expect(IndexingDirectives.parse({ headers: "googlebot: noindex" }).toMetaTags()).toEqual(['<meta name="googlebot" content="noindex">']);
+  });
+
+  it("escapes an agent name in the meta tag's name attribute", () => {
+    expect(IndexingDirectives.parse({ headers: 'bad"bot: noindex' }).toMetaTags()).toEqual(['<meta name="bad&quot;bot" content="noindex">']);
+  });
+
+  it("writes the generic header value first, so that the values joined with `, ` read back the same", () => {
+    // An agent's directives run to the end of a joined value: after `googlebot: noindex`, a
+    // generic `nofollow` would read back as googlebot's.
+    const values = IndexingDirectives.parse({ headers: ["googlebot: noindex", "nofollow"] }).toHeaderValues();
+    expect(values).toEqual(["nofollow", "googlebot: noindex"]);
+    expect(IndexingDirectives.parse({ headers: values.join(", ") }).resolve("otherbot").follow).toBe(false);
   });
 
   const element = fc.oneof(

@@ -48,6 +48,11 @@ describe.each(scanners)("$name", (scanner) => {
       expect(resolve(undefined, { "X-ROBOTS-TAG": "GoogleBot: NOFOLLOW" }, "googlebot").follow).toBe(false);
       expect(resolve(undefined, new Headers({ "x-RoBoTs-tag": "noindex" }), "x").index).toBe(false);
     });
+
+    it("the agent asked about is read with the whitespace around it trimmed", () => {
+      expect(resolve(undefined, "googlebot: noindex", " googlebot ").index).toBe(false);
+      expect(resolve(undefined, "googlebot: noindex", ["x", "\tGoogleBot\n"]).index).toBe(false);
+    });
   });
 
   describe("directives.md 2: directives", () => {
@@ -264,6 +269,13 @@ describe.each(scanners)("$name", (scanner) => {
       expect(answer(google)).toEqual({ ...DEFAULTS, snippet: false });
       expect(google.ignored.map((i) => [i.directive.name, i.reason])).toEqual([["noindex", "replaced-by-specific"], ["nofollow", "replaced-by-specific"]]);
       expect(answer(resolve(html, undefined, "bingbot", { policy: "specific-overrides-generic" }))).toEqual({ ...DEFAULTS, index: false, follow: false });
+    });
+
+    it("specific-overrides-generic: a named group holding only an invalid directive still replaces the generic one", () => {
+      // The page names the agent, so the page meant a group of its own for it, however badly written.
+      const p = page(undefined, ["noindex", "googlebot: max-snippet:abc"]);
+      expect(p.resolve("googlebot", { policy: "specific-overrides-generic" }).index).toBe(true);
+      expect(p.resolve("bingbot", { policy: "specific-overrides-generic" }).index).toBe(false);
     });
 
     it("a passed unavailable_after makes index no, and the date is still reported", () => {
