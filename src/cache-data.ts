@@ -68,6 +68,11 @@ function loadEntry(entry: RobotsCacheEntryData, index: number): LoadedEntry {
     invalid(`${where}: good copy malformed`);
   }
   if (entry.fetch.outcome === "ok" && good === null) invalid(`${where}: an "ok" fetch without its body`);
+  // The cache keeps a good copy only while it is current (an "ok" fetch) or through unreachable
+  // fetches after it (cache-entry.ts carriedOver); an "unavailable" answer drops it. Loaded, such
+  // a copy would be a second policy for one origin.
+  if (good !== null && entry.fetch.outcome === "unavailable") invalid(`${where}: an "unavailable" fetch with a good copy`);
+  if (good !== null && good.fetch.outcome !== "ok") invalid(`${where}: a good copy of a fetch that was not "ok"`);
   return { ...entry, good: good === null ? null : { fetch: good.fetch, body: fromBase64(good.body, where) } };
 }
 
