@@ -378,12 +378,81 @@ describe("fetchRobots: the injected fetch function (no server)", () => {
   });
 });
 
+/** An injected fetch answering by path, recording the paths requested. */
+function routed(routes: Record<string, () => Response>) {
+  const requested: string[] = [];
+  const fetch = async (input: string | URL | Request) => {
+    const path = new URL(String(input)).pathname;
+    requested.push(path);
+    return routes[path]?.() ?? new Response("", { status: 404 });
+  };
+  return { fetch, requested };
+}
+
+describe("fetchRobots: statuses, redirects and metadata through an injected fetch", () => {
+  it("does not follow a 304, even with a Location: a 3xx that cannot be followed is unavailable", async () => {
+    const { fetch, requested } = routed({
+      "/robots.txt": () => new Response(null, { status: 304, headers: { location: "/other.txt" } }),
+      "/other.txt": () => new Response(RULES),
+    });
+    const result = await fetchRobots("http://a.example/robots.txt", { fetch });
+    expect(result).toMatchObject({ status: 304, outcome: "unavailable", reason: "redirect-invalid", redirects: 0, detail: "HTTP 304" });
+    expect(requested).toEqual(["/robots.txt"]);
+  });
+
+  it.each([200, 204, 299])("counts every 2xx as ok, up to 299 (HTTP %i)", async (code) => {
+    const result = await fetchRobots("http://a.example/robots.txt", { fetch: async () => new Response(code === 204 ? null : "", { status: code }) });
+    expect(result).toMatchObject({ status: code, outcome: "ok", reason: "ok" });
+  });
+
+  it("takes max-age from the final response, not from a redirect before it", async () => {
+    const { fetch } = routed({
+      "/robots.txt": () => new Response(null, { status: 301, headers: { location: "/moved.txt", "cache-control": "max-age=60" } }),
+      "/moved.txt": () => new Response(RULES, { headers: { "cache-control": "max-age=3600" } }),
+    });
+    expect(await fetchRobots("http://a.example/robots.txt", { fetch })).toMatchObject({ redirects: 1, outcome: "ok", maxAge: 3600 });
+  });
+
+  it("reports a robots.txt that redirects to itself as a loop after one request, with no redirect followed", async () => {
+    const { fetch, requested } = routed({
+      "/robots.txt": () => new Response(null, { status: 301, headers: { location: "/robots.txt" } }),
+    });
+    const result = await fetchRobots("http://a.example/robots.txt", { fetch });
+    expect(result).toMatchObject({ outcome: "unavailable", reason: "redirect-loop", redirects: 0 });
+    expect(requested).toEqual(["/robots.txt"]);
+  });
+
+  it("names the total timeout when it ends a fetch that is still waiting for a response", async () => {
+    const result = await fetchRobots("http://stuck.example/robots.txt", {
+      fetch: () => new Promise<Response>(() => undefined), connectTimeout: 20_000, totalTimeout: 50,
+    });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "timeout", detail: "not complete within 50 ms" });
+  });
+
+  it("reads a 200 without a body as an empty, complete file", async () => {
+    const result = await fetchRobots("http://a.example/robots.txt", { fetch: async () => new Response(null, { status: 200 }) });
+    expect(result).toMatchObject({ outcome: "ok", bytes: 0, truncated: false, detail: "HTTP 200" });
+  });
+
+  it("times the fetch in milliseconds since the epoch, as Date.now()", async () => {
+    const before = Date.now();
+    const result = await fetchRobots("http://a.example/robots.txt", { fetch: async () => new Response(RULES) });
+    expect(result.fetchedAt).toBeGreaterThanOrEqual(before);
+    expect(result.fetchedAt).toBeLessThanOrEqual(Date.now());
+  });
+});
+
 describe("Cache-Control: max-age", () => {
   it.each([
     ["max-age=600", 600],
     ["public, max-age=0", 0],
     ['private, max-age="120", must-revalidate', 120],
     ["s-maxage=60", null],
+    // A directive that only ends in max-age is another directive.
+    ["x-max-age=7200", null],
+    // Directive names are case-insensitive (RFC 9111 5.2), and spaces around "=" are tolerated.
+    ["Max-Age=600", 600],
+    ["max-age = 60", 60],
     ["no-cache", null],
     [null, null],
   ])("%s -> %s", (header, seconds) => {
