@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { initSync, Robots, RobotsCache, type RobotsCacheOptions } from "../src/index.js";
 import { defaultEngine } from "../src/init.js";
+import { resolveCacheOptions } from "../src/crawler-options.js";
 import { redirect, silent, startServer, status, type TestServer, text, useServers } from "./support/robots-server.js";
 import { fuzzRuns } from "./support/fuzz.js";
 
@@ -646,5 +647,85 @@ describe("misuse throws typed errors, before any fetch", () => {
     [{ userAgent: "Bot \u2603" }, /userAgent must be a string without line breaks, NUL or characters past U\+00FF/],
   ])("refuses options %j", (options, message) => {
     expect(() => new RobotsCache(options as never)).toThrow(message);
+  });
+});
+
+/** An injected fetch giving the same answer to every request. */
+const respond = (body: string | null, init?: ResponseInit) => async () => new Response(body, init);
+
+describe("the cache through an injected fetch (no server)", () => {
+  it("RFC 9309 2.3.1.4: keeps an unreachable answer only retryInterval, whatever its max-age", async () => {
+    const cache = new RobotsCache({ now: () => 1e6, fetch: respond("", { status: 503, headers: { "cache-control": "max-age=86400" } }) });
+    expect((await cache.describe("https://example.com")).expiresAt - 1e6).toBe(10 * MINUTE);
+  });
+
+  it("describes an unavailable (404) origin as allow-all, not stale, with no groups, sitemaps or rules", async () => {
+    const cache = new RobotsCache({ fetch: respond("", { status: 404 }) });
+    expect(await cache.describe("https://example.com")).toMatchObject({
+      policy: "allow-all", stale: false, groups: 0, sitemaps: [], rulesFetch: null,
+    });
+  });
+
+  it.each([
+    // RFC 9309 2.2.2: "The /robots.txt URI is implicitly allowed."
+    ["rfc9309", true],
+    // Google matches /robots.txt against the rules like any other path.
+    ["google", false],
+  ] as const)("parses with its profile option (%s): /robots.txt allowed is %s", async (profile, allowed) => {
+    const cache = new RobotsCache({ profile, fetch: respond("User-agent: *\nDisallow: /\n") });
+    expect(await cache.isAllowed("https://example.com/robots.txt", "bot")).toBe(allowed);
+  });
+
+  it("keeps entries whose bytes add up to exactly maxTotalBytes", async () => {
+    const options = { fetch: respond(RULES) };
+    const ask = async (cache: RobotsCache) => {
+      for (const origin of ["https://a.example", "https://b.example"]) await cache.isAllowed(`${origin}/private/x`, "bot");
+      return cache;
+    };
+    const total = (await ask(new RobotsCache(options))).bytes;
+    expect((await ask(new RobotsCache({ ...options, maxTotalBytes: total }))).size).toBe(2);
+    expect((await ask(new RobotsCache({ ...options, maxTotalBytes: total - 1 }))).size).toBe(1);
+  });
+
+  it.each([
+    { minTtl: 0 }, { retryInterval: 0 }, { unreachableLimit: 0 }, { ttl: 0, minTtl: 0, maxTtl: 0 },
+  ])("accepts 0 ms for %j", (options) => {
+    expect(() => new RobotsCache(options)).not.toThrow();
+  });
+});
+
+describe("the cache's defaults", () => {
+  it("resolves the documented defaults", () => {
+    expect(resolveCacheOptions(undefined)).toMatchObject({
+      profile: "google", ttl: DAY, maxTtl: DAY, minTtl: MINUTE, retryInterval: 10 * MINUTE, unreachableLimit: 30 * DAY,
+      afterUnreachableLimit: "allow-all", maxEntries: 10_000, maxTotalBytes: 256 * 2 ** 20, concurrency: 8,
+      connectTimeout: 10_000, totalTimeout: 30_000, userAgent: "robots-wasm", maxBytes: 512_000,
+    });
+  });
+
+  it("fetches at most 8 origins at a time", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const release: (() => void)[] = [];
+    const cache = new RobotsCache({
+      fetch: async () => {
+        peak = Math.max(peak, ++inFlight);
+        await new Promise<void>((resolve) => release.push(resolve));
+        inFlight--;
+        return new Response("", { status: 404 });
+      },
+    });
+    const batch = cache.classify(Array.from({ length: 20 }, (_, i) => `https://o${i}.example/`), "bot");
+    // Answer the fetches one at a time, letting the pool start the next.
+    while ((await Promise.race([batch.then(() => true), new Promise((resolve) => setTimeout(resolve, 1, false))])) === false) {
+      release.shift()?.();
+    }
+    expect(peak).toBe(8);
+  });
+
+  it("holds at most 10,000 origins", async () => {
+    const cache = new RobotsCache({ fetch: respond("", { status: 404 }) });
+    await cache.classify(Array.from({ length: 10_001 }, (_, i) => `https://o${i}.example/`), "bot");
+    expect(cache.size).toBe(10_000);
   });
 });

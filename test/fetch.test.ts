@@ -5,7 +5,7 @@
  */
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { fetchRobots, MAX_REDIRECTS } from "../src/index.js";
 import { maxAgeOf } from "../src/fetch-outcome.js";
 import { drip, endless, redirect, silent, startServer, status, text, useServers } from "./support/robots-server.js";
@@ -439,6 +439,34 @@ describe("fetchRobots: statuses, redirects and metadata through an injected fetc
     const result = await fetchRobots("http://a.example/robots.txt", { fetch: async () => new Response(RULES) });
     expect(result.fetchedAt).toBeGreaterThanOrEqual(before);
     expect(result.fetchedAt).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe("fetchRobots: the default timeouts, on fake timers", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The fetch's result once it has one (undefined until then): a mutant's longer timeout fails fast instead of hanging. */
+  function watch(options: Parameters<typeof fetchRobots>[1]) {
+    const seen: { result?: Awaited<ReturnType<typeof fetchRobots>> } = {};
+    void fetchRobots("http://stuck.example/robots.txt", options).then((result) => (seen.result = result));
+    return seen;
+  }
+
+  it("gives up waiting for a response after 10 s, and on the whole fetch after 30 s", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const silent = watch({ fetch: () => new Promise<Response>(() => undefined) });
+    // A body that never ends: the response came, so only the total timeout can end the fetch.
+    const endless = watch({ fetch: async () => new Response(new ReadableStream()) });
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(silent.result).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(silent.result).toMatchObject({ reason: "timeout", detail: "no response within 10000 ms" });
+    await vi.advanceTimersByTimeAsync(19_999);
+    expect(endless.result).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(endless.result).toMatchObject({ reason: "timeout", detail: "not complete within 30000 ms" });
   });
 });
 
