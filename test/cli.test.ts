@@ -143,6 +143,21 @@ describe("robots check", () => {
     expect(stdout).toBe("disallowed\thttps://example.com/private/x\t2\tDisallow: /private\n");
   });
 
+  it("gives --rule's text without the comment, trimmed, every tab a space, in both formats", () => {
+    const file = join(work, "rule-text.txt");
+    writeFileSync(file, "User-agent: *\n\tDisallow:\t\t/a\t# private\tnote\n");
+    const args = ["check", "--robots", file, "--agent", "x", "--rule", "-q"];
+    expect(robots(args, "/a\n").stdout).toBe("disallowed\t/a\t2\tDisallow:  /a\n");
+    expect(JSON.parse(robots([...args, "--format", "jsonl"], "/a\n").stdout)).toEqual({ url: "/a", allowed: false, line: 2, rule: "Disallow:  /a" });
+  });
+
+  it("gives --rule's text as far as --max-bytes read it", () => {
+    const file = join(work, "rule-cut.txt");
+    writeFileSync(file, "User-agent: *\nDisallow: /abcdef\n");
+    const { stdout } = robots(["check", "--robots", file, "--agent", "x", "--rule", "--max-bytes", "28", "-q"], "/abcx\n");
+    expect(stdout).toBe("disallowed\t/abcx\t2\tDisallow: /abc\n");
+  });
+
   it("prints help and version", () => {
     const help = robots(["check", "--help"]);
     expect(help.code).toBe(0);
@@ -150,6 +165,31 @@ describe("robots check", () => {
     expect(robots(["--help"]).stdout).toContain("Commands:");
     const version = robots(["--version"]);
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(`${root}package.json`, "utf8")).version);
+    // The short forms and `robots help` say the same.
+    expect(robots(["-h"])).toEqual(robots(["--help"]));
+    expect(robots(["help"])).toEqual(robots(["--help"]));
+    expect(robots(["-v"])).toEqual(version);
+  });
+
+  it.each(["toString", "constructor", "__proto__"])("takes %s, a name every object has, for an unknown command", (name) => {
+    for (const args of [[name], ["help", name]]) {
+      const { code, stdout, stderr } = robots(args, "");
+      expect([code, stdout, stderr]).toEqual([2, "", `robots: unknown command "${name}" (try: robots --help)\n`]);
+    }
+  });
+
+  it("reads --max-bytes Infinity (so spelt) as no limit", () => {
+    const file = join(work, "past-512000.txt");
+    writeFileSync(file, `User-agent: *\n${"#".repeat(520_000)}\nDisallow: /x\n`);
+    const count = (maxBytes: string[]) => robots(["check", "--robots", file, "--agent", "a", "--count", "-q", ...maxBytes], "/x\n");
+    expect(count([]).stdout).toBe("allowed\t1\ndisallowed\t0\n");
+    expect(count(["--max-bytes", "Infinity"]).stdout).toBe("allowed\t0\ndisallowed\t1\n");
+    expect(count(["--max-bytes", "infinity"])).toMatchObject({ code: 2, stdout: "" });
+  });
+
+  it("names standard input <stdin> in lint's findings", () => {
+    const { stdout } = robots(["lint", "-"], "User-agent: *\nDisallow: /x\nFoo: bar\n");
+    expect(stdout).toMatch(/^<stdin>:3: warning: unknown key `Foo`/);
   });
 });
 

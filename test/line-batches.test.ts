@@ -30,6 +30,23 @@ const cutText = fc
   });
 
 describe("lineBatches", () => {
+  it("counts the bytes read so far with each batch (the progress bar's share): never fewer than it yielded, the whole input at the end", async () => {
+    await fc.assert(
+      fc.asyncProperty(cutText, fc.integer({ min: 1, max: 300 }), async ({ text, reads }, batchBytes) => {
+        let yielded = 0;
+        let lastRead = 0;
+        for await (const { batch, bytesRead } of lineBatches(Readable.from(reads), "urls.txt", batchBytes)) {
+          yielded += batch.length;
+          expect(bytesRead).toBeGreaterThanOrEqual(Math.max(yielded, lastRead));
+          expect(bytesRead).toBeLessThanOrEqual(text.length);
+          lastRead = bytesRead;
+        }
+        expect(lastRead).toBe(text.length);
+      }),
+      fuzzRuns(20261126, 500),
+    );
+  });
+
   it("yields every byte once, in order, in batches that end at line ends (the last may not)", async () => {
     await fc.assert(
       fc.asyncProperty(cutText, fc.integer({ min: 1, max: 300 }), async ({ text, reads }, batchBytes) => {

@@ -1,0 +1,135 @@
+/**
+ * The CLI's text helpers on their own: what reaches a terminal from outside text (printable), the
+ * colours and when they apply (paletteFor), and the progress line's numbers and pace (Progress).
+ * The subprocess tests (cli-commands.test.ts) show them at work; these pin the details.
+ */
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { paletteFor } from "../src/cli/colour.js";
+import { groupLines, printable, printableDeep } from "../src/cli/format.js";
+import { Progress } from "../src/cli/progress.js";
+
+describe("printable", () => {
+  it("writes every control a terminal acts on as an escape, and keeps the tab", () => {
+    expect(printable("a\tb")).toBe("a\tb");
+    expect(printable("\x00\x08\x0a\x0d\x1b[2J")).toBe("\\x00\\x08\\x0a\\x0d\\x1b[2J");
+    expect(printable("\x1f \x7f")).toBe("\\x1f \\x7f");
+    // C1 controls (0x9b is a one-byte CSI on some terminals) as two hex digits.
+    expect(printable("\x80\x9b\x9f")).toBe("\\x80\\x9b\\x9f");
+    expect(printable("\xa0é")).toBe("\xa0é");
+  });
+
+  it("escapes the bidirectional overrides and isolates that reorder text on screen, and nothing near them", () => {
+    expect(printable("\u202a\u202e")).toBe("\\u202a\\u202e");
+    expect(printable("\u2066\u2069")).toBe("\\u2066\\u2069");
+    expect(printable("\u2029\u202f\u2065\u206a")).toBe("\u2029\u202f\u2065\u206a");
+  });
+
+  it("reaches every string of plain objects and arrays, also objects without a prototype, and leaves other objects", () => {
+    const bare = Object.assign(Object.create(null) as Record<string, unknown>, { text: "\x1b]0;x\x07" });
+    const when = new Date(0);
+    const shown = printableDeep({ list: ["\x1b"], bare, when, count: 3 });
+    expect(shown).toEqual({ list: ["\\x1b"], bare: { text: "\\x1b]0;x\\x07" }, when, count: 3 });
+    expect(shown.when).toBe(when);
+  });
+});
+
+describe("groupLines", () => {
+  it("names one group, two joined by 'and', more in a list", () => {
+    expect(groupLines([3])).toBe("the group at line 3");
+    expect(groupLines([3, 10])).toBe("the groups at lines 3 and 10");
+    expect(groupLines([1, 4, 9])).toBe("the groups at lines 1, 4 and 9");
+  });
+});
+
+describe("paletteFor", () => {
+  const terminal = { isTTY: true };
+  const colours = (env: NodeJS.ProcessEnv, stream: { isTTY?: boolean } = terminal): string => paletteFor(stream, env).red("x");
+
+  it("colours a terminal, with each colour closed by its own reset so the rest of the line keeps its style", () => {
+    const palette = paletteFor(terminal, { TERM: "xterm" });
+    expect(palette.red("x")).toBe("\x1b[31mx\x1b[39m");
+    expect(palette.green("x")).toBe("\x1b[32mx\x1b[39m");
+    expect(palette.yellow("x")).toBe("\x1b[33mx\x1b[39m");
+    expect(palette.cyan("x")).toBe("\x1b[36mx\x1b[39m");
+    expect(palette.bold("x")).toBe("\x1b[1mx\x1b[22m");
+    expect(palette.dim("x")).toBe("\x1b[2mx\x1b[22m");
+  });
+
+  it("never colours a pipe or file, with NO_COLOR set to anything but empty, or on TERM=dumb", () => {
+    expect(colours({ TERM: "xterm" }, {})).toBe("x");
+    expect(colours({ TERM: "xterm" }, { isTTY: false })).toBe("x");
+    expect(colours({ TERM: "xterm", NO_COLOR: "1" })).toBe("x");
+    expect(colours({ TERM: "xterm", NO_COLOR: "0" })).toBe("x");
+    expect(colours({ TERM: "xterm", NO_COLOR: "" })).toBe("\x1b[31mx\x1b[39m");
+    expect(colours({ TERM: "dumb" })).toBe("x");
+    expect(colours({})).toBe("\x1b[31mx\x1b[39m");
+  });
+});
+
+describe("Progress", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A Progress on fake time, and the lines it drew (the `\r\x1b[K` before each dropped). */
+  function progressOnFakeTime(totalBytes: number | undefined): { progress: Progress; drawn: string[] } {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    const drawn: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        drawn.push(chunk.toString().replace(/^\r\x1b\[K/, ""));
+        done();
+      },
+    });
+    return { progress: new Progress(out, totalBytes), drawn };
+  }
+
+  it("shows URLs, URLs/s, the bar, the share read and the time left (not the whole time)", () => {
+    const { progress, drawn } = progressOnFakeTime(1000);
+    vi.advanceTimersByTime(2000);
+    progress.update(50_000, 250);
+    // A quarter read in 2 s: 6 s left.
+    expect(drawn).toEqual(["robots check: 50,000 URLs, 25,000 URLs/s [#####...............] 25%, ETA 6s"]);
+  });
+
+  it("writes minutes with two-digit seconds", () => {
+    const { progress, drawn } = progressOnFakeTime(100);
+    vi.advanceTimersByTime(65_000);
+    progress.update(130, 50);
+    // Half read in 65 s: 65 s left.
+    expect(drawn).toEqual(["robots check: 130 URLs, 2 URLs/s [##########..........] 50%, ETA 1m05s"]);
+  });
+
+  it("redraws at most every 100 ms", () => {
+    const { progress, drawn } = progressOnFakeTime(undefined);
+    vi.advanceTimersByTime(1000);
+    progress.update(1, 0);
+    vi.advanceTimersByTime(99);
+    progress.update(2, 0);
+    expect(drawn).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    progress.update(3, 0);
+    expect(drawn).toHaveLength(2);
+    // No size known: no bar and no time left.
+    expect(drawn[1]).toBe("robots check: 3 URLs, 3 URLs/s");
+  });
+
+  it("stops the bar at 100% when more is read than the size said (a growing file)", () => {
+    const { progress, drawn } = progressOnFakeTime(100);
+    vi.advanceTimersByTime(1000);
+    progress.update(7, 150);
+    expect(drawn).toEqual(["robots check: 7 URLs, 7 URLs/s [####################] 100%, ETA 0s"]);
+  });
+
+  it("clears its line only if it drew one", () => {
+    const quiet = progressOnFakeTime(undefined);
+    quiet.progress.clear();
+    expect(quiet.drawn).toEqual([]);
+    vi.useRealTimers();
+    const { progress, drawn } = progressOnFakeTime(undefined);
+    progress.update(2, 0);
+    progress.clear();
+    expect(drawn).toEqual(["robots check: 2 URLs, 0 URLs/s", ""]);
+  });
+});
