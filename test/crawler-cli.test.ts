@@ -107,6 +107,25 @@ describe("robots fetch", () => {
     expect(stderr.trimEnd().split("\n")).toHaveLength(1);
   });
 
+  it("applies --profile, lists every sitemap, counts groups and gives hours with their minutes", async () => {
+    net.site.route("/robots.txt", text("User-agent: *\nDisallow: /\n", { "cache-control": "max-age=5400" }));
+    const url = `${net.site.origin}/robots.txt`;
+    expect((await robots(["fetch", url, "--agent", "x"])).stdout).toContain("verdict:    disallowed for x (line 2: Disallow /)\n");
+    // RFC 9309 2.2.2: the robots.txt URL itself is always allowed.
+    const rfc = (await robots(["fetch", url, "--agent", "x", "--profile", "rfc9309"])).stdout;
+    expect(rfc).toContain("verdict:    allowed for x (no-rule)\n");
+    expect(rfc).toMatch(/^expires: {4}\S+ \(in 1 h (30|29) min\)$/m);
+    net.site.route("/robots.txt", text("Sitemap: https://a.example/1.xml\nSitemap: https://a.example/2.xml\n"));
+    const sitemaps = (await robots(["fetch", net.site.origin])).stdout;
+    expect(sitemaps).toContain("policy:     the file's rules (0 groups)\n");
+    expect(sitemaps).toContain("sitemaps:   https://a.example/1.xml https://a.example/2.xml\n");
+  });
+
+  it("names --profile in its error", async () => {
+    const { code, stderr } = await robots(["fetch", "http://127.0.0.1:9/", "--profile", "bogus"]);
+    expect([code, stderr]).toEqual([2, 'robots: fetch: --profile must be "google" or "rfc9309", got "bogus"\n']);
+  });
+
   it("has help, listed by robots --help", async () => {
     expect((await robots(["fetch", "--help"])).stdout).toContain("Usage: robots fetch [options] URL");
     expect((await robots(["--help"])).stdout).toMatch(/\n {2}fetch +Fetch a site's robots.txt/);
@@ -144,6 +163,38 @@ describe("robots check --fetch", () => {
     expect(net.site.requests).toEqual(["/robots.txt"]);
     expect(net.other.requests).toEqual(["/robots.txt"]);
     expect(stderr).toContain("robots check --fetch: 2 not-a-url, 2 rule, 1 unreachable, 1 no-rule\n");
+  });
+
+  it("reads a last line without LF, drops a CR before LF, and applies --profile", async () => {
+    net.site.route("/robots.txt", text("User-agent: *\nDisallow: /*.pdf$\nDisallow: /robots.txt\n"));
+    const input = `${net.site.origin}/a.pdf\r\n${net.site.origin}/robots.txt`;
+    const google = await robots(["check", "--fetch", "--agent", "x", "-q"], input);
+    expect(google.stdout).toBe(`disallowed\t${net.site.origin}/a.pdf\t2\ndisallowed\t${net.site.origin}/robots.txt\t3\n`);
+    const rfc = await robots(["check", "--fetch", "--agent", "x", "--profile", "rfc9309", "-q"], input);
+    expect(rfc.stdout).toBe(`disallowed\t${net.site.origin}/a.pdf\t2\nallowed\t${net.site.origin}/robots.txt\t0\n`);
+  });
+
+  it("writes the reasons' summary unless -q, and none for no URLs", async () => {
+    net.site.route("/robots.txt", text(RULES));
+    const quiet = await robots(["check", "--fetch", "--agent", "x", "-q"], `${net.site.origin}/private/z\n`);
+    expect([quiet.code, quiet.stderr]).toEqual([0, ""]);
+    const empty = await robots(["check", "--fetch", "--agent", "x"], "");
+    expect(empty.stdout).toBe("");
+    expect(empty.stderr).toMatch(/^robots check: 0 URLs, 0 allowed, 0 disallowed in [\d.]+ s \(0 URLs\/s\)\n$/);
+  });
+
+  it.each([
+    [["--fetch", "--workers", "2"], "robots: check: --workers does not apply to --fetch\n"],
+    [["--robots", "examples/robots.txt", "--timeout", "5"], "robots: check: --timeout needs --fetch\n"],
+    [["--robots", "examples/robots.txt", "--user-agent", "x"], "robots: check: --user-agent needs --fetch\n"],
+  ])("refuses options that do not go together: %j", async (args, message) => {
+    expect(await robots(["check", "--agent", "x", ...args], "")).toEqual({ code: 2, stdout: "", stderr: message });
+  });
+
+  it("takes --workers 1 with --fetch (one thread is what it runs on)", async () => {
+    net.site.route("/robots.txt", text(RULES));
+    const { code, stdout } = await robots(["check", "--fetch", "--agent", "x", "--workers", "1", "-q"], `${net.site.origin}/private/z\n`);
+    expect([code, stdout]).toEqual([0, `disallowed\t${net.site.origin}/private/z\t2\n`]);
   });
 
   it("works with the other output formats and refuses --robots together with --fetch", async () => {
