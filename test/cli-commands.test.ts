@@ -94,7 +94,47 @@ describe("robots explain", () => {
   });
 });
 
+describe("robots explain, the details", () => {
+  const file = join(work, "details.txt");
+  writeFileSync(file, ["User-agent: *", "Disallow: /a", "Disallow: /a", "Allow: /x/index.html", "Disallow: /x", "#5", "#6", "#7", "#8", "#9", "#10", "Disallow: /last"].join("\n"));
+  const explain = (url: string, ...args: string[]) => robots(["explain", file, url, "--agent", "z", ...args]).stdout;
+
+  it("names the earlier line as the winner of a tie", () => {
+    expect(explain("/a")).toContain("  line 3: Disallow /a (priority 2): same priority and kind: the earlier line 2 wins\n");
+  });
+
+  it("says when the winner is the directory Google derives from an index.html allow rule", () => {
+    expect(explain("/x/")).toContain("Decided by line 4: Allow /x/$ (priority 4, the directory of an index.html allow rule (Google-specific))\n");
+  });
+
+  it("shows the context up to the file's last line, numbered in one width", () => {
+    expect(explain("/last", "--context", "3")).toContain(["     9 | #8", "    10 | #9", "    11 | #10", "  > 12 | Disallow: /last", "", "Groups:"].join("\n"));
+  });
+
+  it("merges the groups of every --agent", () => {
+    const merged = join(work, "merged.txt");
+    writeFileSync(merged, "User-agent: a\nDisallow: /a\n\nUser-agent: b\nDisallow: /b\n");
+    expect(robots(["explain", merged, "/b", "--agent", "a", "--agent", "b"]).stdout).toMatch(/^disallowed: \/b\n {2}for a, b \(google profile\)\n\nDecided by line 5: Disallow \/b/);
+  });
+});
+
 describe("robots lint", () => {
+  it("shows each agent's crawl-delay, the agents no group applies to, and no blank line before the agents when nothing was found", () => {
+    const file = join(work, "lint-agents.txt");
+    writeFileSync(file, "User-agent: a\nDisallow: /x\nDisallow: /y\n");
+    expect(robots(["lint", file]).stdout).toBe(
+      ["Agents", "  a: the group at line 1, 2 rules", "  * (every other agent): no group applies, everything is allowed", "", "0 errors, 0 warnings, 0 info", ""].join("\n"),
+    );
+    writeFileSync(file, "User-agent: a\nCrawl-delay: 4\nDisallow: /x\n");
+    expect(robots(["lint", file]).stdout).toContain("\n  a: the group at line 1, 1 rule, crawl-delay 4 s\n");
+  });
+
+  it("lines the fix up under the line's text whatever the width of its number", () => {
+    const file = join(work, "lint-wide.txt");
+    writeFileSync(file, `User-agent: a\n${"#\n".repeat(8)}Disalow: /y\n`);
+    expect(robots(["lint", file]).stdout).toContain("  10 | Disalow: /y\n       fix: write `Disallow: /y`\n");
+  });
+
   it("prints each finding with file:line, severity, message, code, the line and a fix, then the agents; exit 0 without errors", () => {
     const { code, stdout } = robots(["lint", lintFixture("typo.txt")]);
     expect(code).toBe(0);
@@ -142,6 +182,12 @@ describe("robots allowed", () => {
     expect(robots(["allowed", "-q", EXPLAIN_FILE, "FooBot", "http://a.com/private"])).toEqual({ code: 1, stdout: "", stderr: "" });
     expect(robots(["allowed", "--profile", "rfc9309", "-", "x", "http://a.com/robots.txt"], "User-agent: *\nDisallow: /\n").code).toBe(0);
     expect(robots(["allowed", "-", "x", "http://a.com/robots.txt"], "User-agent: *\nDisallow: /\n").code).toBe(1);
+  });
+
+  it("shows the URL and the agent with their controls as escapes", () => {
+    expect(robots(["allowed", EXPLAIN_FILE, "a\x1b[2J", "/public\x1b]0;x\x07"]).stdout).toBe(
+      "user-agent 'a\\x1b[2J' with URI '/public\\x1b]0;x\\x07': ALLOWED\n",
+    );
   });
 });
 
@@ -204,6 +250,7 @@ describe("on a terminal", () => {
   it("colours the lint report and the verdict, except with NO_COLOR", () => {
     const coloured = robotsOnTerminal(["lint", lintFixture("typo.txt")], { ...process.env, NO_COLOR: "", TERM: "xterm" });
     expect(coloured.stdout).toContain(`${ESC}33mwarning${ESC}39m`);
+    expect(robotsOnTerminal(["lint", lintFixture("rule-outside-group.txt")], { ...process.env, NO_COLOR: "", TERM: "xterm" }).stdout).toContain(`${ESC}31merror${ESC}39m`);
     expect(robotsOnTerminal(["explain", EXPLAIN_FILE, "/x", "--agent", "a"], { ...process.env, NO_COLOR: "", TERM: "xterm" }).stdout).toContain(`${ESC}31mdisallowed`);
     const plain = robotsOnTerminal(["lint", lintFixture("typo.txt")], { ...process.env, NO_COLOR: "1", TERM: "xterm" });
     expect(plain.stdout).toContain("warning");
