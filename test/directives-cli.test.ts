@@ -59,6 +59,32 @@ describe("robots meta (runMeta)", () => {
     expect(lines.some((line) => /^ignored +noarchive \(not-honoured-by-policy\)/.test(line))).toBe(true);
   });
 
+  it("prints every row: unlimited video, the AI directives, index-if-embedded, each obsolete one, the causes, the date as of --now", async () => {
+    const page = file("rows.html", '<meta name="robots" content="max-video-preview:-1, notranslate, max-image-preview:standard, noodp, noydir, noindex, indexifembedded, noai, noimageai, unavailable_after: 2020-01-01">');
+    const source = '[meta "robots" at byte 0 (head)]';
+    const { stdout } = await meta([page, "--agent", "Googlebot", "--now", "2019-06-01T00:00:00Z"]);
+    expect(stdout).toBe(
+      [
+        "agents: googlebot; policy: google",
+        `index             no                        noindex ${source}`,
+        "follow            yes",
+        "snippet           yes",
+        "max-snippet       unlimited",
+        `max-image-preview standard                  max-image-preview:standard ${source}`,
+        "max-video-preview unlimited",
+        "image-index       yes",
+        `translate         no                        notranslate ${source}`,
+        "archive           yes",
+        "index-if-embedded yes",
+        `unavailable-after 2020-01-01T00:00:00.000Z  unavailable_after: 2020-01-01 ${source}`,
+        "ai                noai, noimageai",
+        `obsolete          noodp ${source}`,
+        `obsolete          noydir ${source}`,
+        "",
+      ].join("\n"),
+    );
+  });
+
   it("applies --policy and merges repeated --agent", async () => {
     const bing = await meta([PAGE, "--agent", "bingbot", "--policy", "bing"]);
     expect(bing.stdout).toMatch(/\narchive +no +noarchive/);
@@ -91,6 +117,7 @@ describe("robots meta (runMeta)", () => {
 
   it.each([
     [["--agent", "x"], /one HTML file is required/],
+    [[PAGE, PAGE, "--agent", "x"], /one HTML file is required \(or "-" for standard input\), got 2/],
     [[PAGE], /--agent NAME is required/],
     [[PAGE, "--agent", "x", "--policy", "duck"], /--policy must be one of google, bing, yandex, specific-overrides-generic/],
     [[PAGE, "--agent", "x", "--header", "Content-Type: text/html"], /--header must be "X-Robots-Tag: VALUE"/],
