@@ -146,6 +146,10 @@ describe.each(scanners)("$name: HTML tokenizer rules (HTML 13.2.5)", (scanner) =
       expect(scan("<!-- -- > <meta name=a content=1> -> <!-- <meta name=b content=2> --><meta name=c content=3>")).toEqual([["c", "3"]]);
     });
 
+    it("reads `<!-` without a second `-` as a bogus comment, ended by the first `>`", () => {
+      expect(scan("<!-x><meta name=robots content=noindex>-->")).toEqual([["robots", "noindex"]]);
+    });
+
     it("hides everything after an unterminated comment", () => {
       expect(scan("<meta name=a content=1><!-- <meta name=robots content=noindex>")).toEqual([["a", "1"]]);
     });
@@ -196,6 +200,10 @@ describe.each(scanners)("$name: HTML tokenizer rules (HTML 13.2.5)", (scanner) =
 
     it("ends <script> at `</script>` inside `<!--` when no `<script` followed (escaped)", () => {
       expect(scan("<script><!-- </script><meta name=a content=1> -->")).toEqual([["a", "1"]]);
+    });
+
+    it("stays double escaped at an end tag of six letters that is not `</script>`", () => {
+      expect(scan("<script><!--<script></scripx></script><meta name=robots content=noindex>--></script><meta name=a content=1>")).toEqual([["a", "1"]]);
     });
 
     it("leaves double escaping at `</script>` and then ends at the next `</script>`", () => {

@@ -249,11 +249,16 @@ describe("unavailable_after dates beyond the examples", () => {
   it("maps two-digit years 00-69 to 20xx and 70-99 to 19xx", () => {
     expect(iso("Sunday, 06-Nov-94 08:49:37 GMT")).toBe("1994-11-06T08:49:37.000Z");
     expect(iso("Monday, 01-Jan-69 00:00:00 GMT")).toBe("2069-01-01T00:00:00.000Z");
+    expect(iso("Thursday, 01-Jan-70 00:00:00 GMT")).toBe("1970-01-01T00:00:00.000Z");
+  });
+
+  it("reads an RFC date whose weekday has no comma", () => {
+    expect(iso("Wed 03 Dec 2025 13:09:53 GMT")).toBe("2025-12-03T13:09:53.000Z");
   });
 
   it("accepts leap days only in leap years and rejects out-of-range fields", () => {
     expect(iso("2024-02-29")).toBe("2024-02-29T00:00:00.000Z");
-    for (const bad of ["2025-02-29", "2025-13-01", "2025-12-03T23:60", "2025-12-03T10:00+25:00", "2030-01-01T00:00:00+24:00", "32 Jan 2025 10:00 GMT", "", "tomorrow"]) {
+    for (const bad of ["2025-02-29", "2025-13-01", "2025-12-03T23:60", "2026-06-30T23:59:60Z", "2025-12-03T10:00+25:00", "2030-01-01T00:00:00+24:00", "32 Jan 2025 10:00 GMT", "", "tomorrow"]) {
       expect(iso(bad), bad).toBeNull();
     }
   });

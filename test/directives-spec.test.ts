@@ -194,7 +194,10 @@ describe.each(scanners)("$name", (scanner) => {
       });
 
       it("rejects impossible dates and unknown zones", () => {
-        for (const bad of ["2025-02-30", "31 Apr 2025 10:00:00 GMT", "2025-12-03T25:00", "25 Jun 2010 15:00:00 XYZ", "Funday, 03 Dec 2025 13:09:53 GMT"]) {
+        for (const bad of [
+          "2025-02-30", "31 Apr 2025 10:00:00 GMT", "2025-12-03T25:00", "25 Jun 2010 15:00:00 XYZ", "Funday, 03 Dec 2025 13:09:53 GMT",
+          "2025-12-00", "00 Dec 2025 10:00 GMT", "Fun Dec  3 13:09:53 2025",
+        ]) {
           expect(date(bad), bad).toBeNull();
         }
       });
@@ -364,6 +367,13 @@ describe.each(scanners)("$name", (scanner) => {
         expect(r.metaTags, JSON.stringify(unit)).toHaveLength(1);
         expect(r.resolve("x").index).toBe(false);
       }
+    });
+
+    it("a crawler's name may hold digits, and spaces around a name do not count", () => {
+      const p = page('<meta name="360spider" content="noindex"><meta name=" robots " content="nosnippet"><meta name="Googlebot " content="nofollow">');
+      expect(p.agents).toEqual(["360spider", "googlebot"]);
+      expect(p.resolve("360spider")).toMatchObject({ index: false, snippet: false });
+      expect(p.resolve("googlebot")).toMatchObject({ index: true, snippet: false, follow: false });
     });
 
     it("`viewport` and other non-crawler names hold no directives", () => {

@@ -3,6 +3,7 @@
  * It runs the built package (dist/), since worker threads load JavaScript files.
  */
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { initSync, isRobotsError, Robots } from "../dist/index.js";
@@ -172,6 +173,12 @@ describe("RobotsWorkerPool", () => {
     const pool = await RobotsWorkerPool.create("User-agent: *\nDisallow: /%61\n", { workers: 2, profile: "rfc9309" });
     pools.push(pool);
     expect(Array.from(await pool.classify(["http://a.com/a", "http://a.com/b"], "x"))).toEqual([0, 1]);
+  });
+
+  it("starts a worker per core unless told how many", async () => {
+    const pool = await RobotsWorkerPool.create("User-agent: *\nDisallow: /a\n");
+    pools.push(pool);
+    expect(pool.size).toBe(availableParallelism());
   });
 
   it("rejects bad options and use after close with typed errors", async () => {

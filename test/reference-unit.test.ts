@@ -242,6 +242,8 @@ describe("pattern escaping (decision 11)", () => {
     // Read left to right: `%%41` is a lone `%`, then the escape `%41`.
     expect(escapePattern("%%4a")).toBe("%%4A");
     expect(escapePattern(bin(0x25, 0x61, 0xe9))).toBe("%a%E9");
+    // DEL is below 0x80: kept.
+    expect(escapePattern("/a\x7f")).toBe("/a\x7f");
   });
 });
 
@@ -253,6 +255,12 @@ describe("rfc9309 normalisation (decisions 12, 18)", () => {
     expect(normalisePatternRfc9309("/*.php$")).toBe("/*.php$");
     // One pass: what a decoded escape spells is not decoded again.
     expect(normalisePatternRfc9309("%25%34%31")).toBe("%2541");
+    // The neighbours of each unreserved range stay encoded.
+    expect(normalisePatternRfc9309("/%2C%2F%3A%40%5B%60%7B%7F")).toBe("/%2C%2F%3A%40%5B%60%7B%7F");
+  });
+
+  it("keeps malformed escapes as written (decision 18): G is no hex digit", () => {
+    for (const malformed of ["/a%G1", "/a%g1", "/a%1G", "/a%1g"]) expect(normalisePatternRfc9309(malformed), malformed).toBe(malformed);
   });
 
   it("normalises paths the same way, and escapes * and $", () => {
