@@ -148,6 +148,10 @@ describe("robots meta (the binary)", () => {
     const bad = robots(["meta", PAGE]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe("robots: meta: --agent NAME is required\n");
+    // parseArgs' own messages span several lines.
+    const ambiguous = robots(["meta", PAGE, "--agent", "x", "--now", "-1"]);
+    expect(ambiguous.status).toBe(2);
+    expect(ambiguous.stderr).toMatch(/^robots: meta: Option '--now' argument is ambiguous\. Did you forget [^\n]+'--now=-XYZ'\.\n$/);
     expect(robots(["meta", "--help"]).stdout).toBe(META_HELP);
     expect(robots(["--help"]).stdout).toMatch(/\n +meta +/);
   });

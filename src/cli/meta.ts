@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { xRobotsTagFromLine } from "../directives/headers.js";
 import { IndexingDirectives, init, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
+import { parseCommand } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { printableDeep } from "./format.js";
 
@@ -41,9 +42,8 @@ interface MetaOptions {
 }
 
 function parseMetaArgs(args: string[]): MetaOptions | "help" {
-  let parsed;
-  try {
-    parsed = parseArgs({
+  const { values, positionals } = parseCommand("meta", () =>
+    parseArgs({
       args,
       allowPositionals: true,
       options: {
@@ -55,11 +55,8 @@ function parseMetaArgs(args: string[]): MetaOptions | "help" {
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
-    });
-  } catch (error) {
-    throw new CliError(`meta: ${(error as Error).message}`);
-  }
-  const { values, positionals } = parsed;
+    }),
+  );
   if (values.help) return "help";
   if (positionals.length !== 1) throw new CliError(`meta: one HTML file is required (or "-" for standard input), got ${positionals.length}`);
   if (values.agent === undefined || values.agent.length === 0) throw new CliError("meta: --agent NAME is required");
