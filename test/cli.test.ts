@@ -197,6 +197,12 @@ describe("output that cannot be written, and text that must not reach a terminal
   const shell = (command: string) => spawnSync("bash", ["-c", `set -o pipefail; ${command}`], { cwd: root, encoding: "utf8" });
   const cli = `${shellQuote(process.execPath)} ${shellQuote(bin)}`;
 
+  it("an unexpected failure (here a write that throws) exits 2, never 1, which allowed gives for disallowed", () => {
+    const preload = 'data:text/javascript,process.stdout.write = () => { throw new TypeError("injected failure"); };';
+    const result = spawnSync(process.execPath, ["--import", preload, bin, "allowed", "examples/robots.txt", "Googlebot", "/"], { cwd: root, encoding: "utf8" });
+    expect([result.status, result.stdout, result.stderr]).toEqual([2, "", "robots: injected failure\n"]);
+  });
+
   it("allowed keeps its answer as its status when the reader closes the pipe without reading", () => {
     // The reader closes its end at once; `allowed` exits 1 for a disallowed URL whether or not its line was read.
     const disallowed = shell(`${cli} allowed examples/robots.txt Googlebot https://www.example.com/cart | (exec 0<&-; sleep 0.5)`);

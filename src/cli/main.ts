@@ -120,6 +120,7 @@ main(process.argv.slice(2).filter((arg) => arg !== "--debug")).then(
   (error: unknown) => {
     if (debug) console.error(error);
     else process.stderr.write(`robots: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+    // An unexpected failure is an error (2) too, never a verdict: `allowed` exits 1 for "disallowed".
+    process.exitCode = error instanceof CliError ? error.exitCode : 2;
   },
 );
