@@ -121,6 +121,12 @@ describe("robots fetch", () => {
     expect(sitemaps).toContain("sitemaps:   https://a.example/1.xml https://a.example/2.xml\n");
   });
 
+  it("merges the groups of every --agent for the verdict", async () => {
+    net.site.route("/robots.txt", text("User-agent: a\nDisallow: /x/y\n\nUser-agent: b\nAllow: /x\n"));
+    const { stdout } = await robots(["fetch", `${net.site.origin}/x/y`, "--agent", "b", "--agent", "a"]);
+    expect(stdout).toContain("verdict:    disallowed for b, a (line 2: Disallow /x/y)\n");
+  });
+
   it("names --profile in its error", async () => {
     const { code, stderr } = await robots(["fetch", "http://127.0.0.1:9/", "--profile", "bogus"]);
     expect([code, stderr]).toEqual([2, 'robots: fetch: --profile must be "google" or "rfc9309", got "bogus"\n']);
@@ -187,6 +193,7 @@ describe("robots check --fetch", () => {
     [["--fetch", "--workers", "2"], "robots: check: --workers does not apply to --fetch\n"],
     [["--robots", "examples/robots.txt", "--timeout", "5"], "robots: check: --timeout needs --fetch\n"],
     [["--robots", "examples/robots.txt", "--user-agent", "x"], "robots: check: --user-agent needs --fetch\n"],
+    [["--fetch", "--rule"], "robots: check: --rule needs --robots (with --fetch every site has its own file)\n"],
   ])("refuses options that do not go together: %j", async (args, message) => {
     expect(await robots(["check", "--agent", "x", ...args], "")).toEqual({ code: 2, stdout: "", stderr: message });
   });

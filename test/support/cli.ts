@@ -11,9 +11,12 @@ export interface CliResult {
   stderr: string;
 }
 
+/** A command that has not ended in this time hangs (a pool left open): it is killed, and its status is null. */
+const HANG_MS = 120_000;
+
 /** The CLI with pipes for stdin, stdout and stderr (so never a terminal), run from the repository root. */
 export function robots(args: string[], input?: string | Buffer, env: NodeJS.ProcessEnv = process.env): CliResult {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, env, encoding: "utf8", maxBuffer: 64 << 20 });
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, env, encoding: "utf8", maxBuffer: 64 << 20, timeout: HANG_MS });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -29,6 +32,6 @@ export function shellQuote(arg: string): string {
  */
 export function robotsOnTerminal(args: string[], env: NodeJS.ProcessEnv = process.env, redirect = ""): CliResult {
   const command = `${[process.execPath, bin, ...args].map(shellQuote).join(" ")} ${redirect}`;
-  const result = spawnSync("script", ["-q", "-e", "-c", command, "/dev/null"], { cwd: root, env, encoding: "utf8", maxBuffer: 64 << 20 });
+  const result = spawnSync("script", ["-q", "-e", "-c", command, "/dev/null"], { cwd: root, env, encoding: "utf8", maxBuffer: 64 << 20, timeout: HANG_MS });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
