@@ -11,7 +11,11 @@ export interface CliResult {
   stderr: string;
 }
 
-/** A command that has not ended in this time hangs (a pool left open): it is killed, and its status is null. */
+/**
+ * A command still running after this long hangs (a worker pool left open, say): it is killed and
+ * its status is null, so the test fails. A guard, not a measure of speed: spawnSync blocks the
+ * test's thread, so vitest's own timeout could not end the wait.
+ */
 const HANG_MS = 120_000;
 
 /** The CLI with pipes for stdin, stdout and stderr (so never a terminal), run from the repository root. */
