@@ -62,6 +62,8 @@ describe("bytes", () => {
     expect(asciiLower("GoogleBOT-_x")).toBe("googlebot-_x");
     // The Kelvin sign would become "k" with String#toLowerCase.
     expect(asciiLower("\u212A")).toBe("\u212A");
+    // The neighbours of A-Z stay.
+    expect(asciiLower("@AZ[`")).toBe("@az[`");
   });
 
   it("trims space, tab, VT and FF, nothing else", () => {
@@ -184,6 +186,10 @@ describe("one line (decisions 7-9)", () => {
     expect(parseLine("disallow")).toMatchObject({ kind: "invalid", missingColon: false });
     // Only space and tab separate; a form feed does not.
     expect(parseLine("disallow\f/a")).toMatchObject({ kind: "invalid" });
+  });
+
+  it("keeps a second colon as the value's first byte", () => {
+    expect(parseLine("Disallow::/a")).toMatchObject({ kind: "disallow", key: "Disallow", value: ":/a" });
   });
 
   it("rejects an empty key", () => {
@@ -388,6 +394,23 @@ describe("matcher (decision 14)", () => {
     expect(matches("/*ab", "/aaab")).toBe(true);
   });
 
+  it("reaches offsets past the first 32 bytes of the path, up to its end", () => {
+    // Paths of 32 and 64 bytes: the end offset is the first of a new word of the offset set.
+    for (const length of [32, 33, 64, 70]) {
+      const path = `/${"a".repeat(length - 3)}xb`;
+      expect(matches("/*b$", path), `${length}`).toBe(true);
+      expect(matches("/*xb$", path), `${length}`).toBe(true);
+      expect(matches("/*x*b", path), `${length}`).toBe(true);
+      expect(matches("/*y", path), `${length}`).toBe(false);
+    }
+    // A * whose smallest offset lies in the third word (65) extends from there, not from before it.
+    expect(matches(`/${"a".repeat(64)}*aa$`, `/${"a".repeat(65)}`)).toBe(false);
+    expect(matches(`/${"a".repeat(64)}*aa$`, `/${"a".repeat(66)}`)).toBe(true);
+    const late = `/${"a".repeat(40)}x${"a".repeat(40)}y`;
+    expect(matches("/*x*y$", late)).toBe(true);
+    expect(matches("/*x*x", late)).toBe(false);
+  });
+
   it("compares raw bytes", () => {
     expect(matches(bin(0x2f, 0xe9), bin(0x2f, 0xe9))).toBe(true);
     expect(matches("/a\0", "/a")).toBe(false);
@@ -555,6 +578,12 @@ describe("Robots surface", () => {
     expect(robots.lines.map((line) => line.kind)).toEqual(["user-agent", "disallow", "empty"]);
     expect(robots.input).toEqual({ bytes: 28, parsedBytes: 28, truncated: false, encoding: "utf-8", bom: false });
     expect(robots.profile).toBe("google");
+  });
+
+  it("lists matching rules winner first, and counts a group's rule lines without the index.html rule it implies", () => {
+    const robots = Robots.parse("User-agent: *\nDisallow: /a\nAllow: /a/b\nAllow: /index.html\n");
+    expect(robots.matchingRules("/a/b", "x").map((rule) => rule.line)).toEqual([3, 2]);
+    expect(robots.groups.map((group) => group.ruleLines)).toEqual([3]);
   });
 
   it("classifies string and byte batches alike", () => {
