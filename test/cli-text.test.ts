@@ -126,7 +126,6 @@ describe("Progress", () => {
     const quiet = progressOnFakeTime(undefined);
     quiet.progress.clear();
     expect(quiet.drawn).toEqual([]);
-    vi.useRealTimers();
     const { progress, drawn } = progressOnFakeTime(undefined);
     progress.update(2, 0);
     progress.clear();
