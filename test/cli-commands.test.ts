@@ -211,6 +211,11 @@ describe("robots check output formats", () => {
     expect(JSON.parse(jsonCounts.stdout)).toEqual({ urls: 3, allowed: 1, disallowed: 2 });
   });
 
+  it("counts a single URL as one URL in the summary", () => {
+    const { stderr } = robots(["check", "--robots", EXPLAIN_FILE, "--agent", "other"], "http://a.com/public/x\n");
+    expect(stderr).toMatch(/^robots check: 1 URL, 1 allowed, 0 disallowed in [\d.]+ s \([\d,]+ URLs\/s\)\n$/);
+  });
+
   it("draws no progress line when standard error is not a terminal: only the summary", () => {
     const { stderr } = robots(["check", "--robots", EXPLAIN_FILE, "--agent", "other", "examples/urls.txt"]);
     expect(stderr).toMatch(/^robots check: \d+ URLs, \d+ allowed, \d+ disallowed in [\d.]+ s \([\d,]+ URLs\/s\)\n$/);

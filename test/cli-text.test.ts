@@ -115,6 +115,13 @@ describe("Progress", () => {
     expect(drawn[1]).toBe("robots check: 3 URLs, 3 URLs/s");
   });
 
+  it("says URL for a single one (the rate keeps its unit, URLs/s)", () => {
+    const { progress, drawn } = progressOnFakeTime(undefined);
+    vi.advanceTimersByTime(1000);
+    progress.update(1, 0);
+    expect(drawn).toEqual(["robots check: 1 URL, 1 URLs/s"]);
+  });
+
   it("stops the bar at 100% when more is read than the size said (a growing file)", () => {
     const { progress, drawn } = progressOnFakeTime(100);
     vi.advanceTimersByTime(1000);

@@ -7,6 +7,7 @@ import { CHECK_FETCH_HELP, checkFetchOptions, fetchClassifier } from "./check-fe
 import { formatBatch, formatCounts, ruleTexts, type CheckFormat, type RuleTexts } from "./check-output.js";
 import { FETCH_OPTIONS } from "./fetch.js";
 import { CliError } from "./cli-error.js";
+import { plural } from "./format.js";
 import { lineBatches } from "./line-batches.js";
 import { Progress } from "./progress.js";
 import { sourceLines } from "../index.js";
@@ -213,7 +214,7 @@ export async function runCheck(args: string[]): Promise<number> {
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? Math.round(total / seconds) : total;
     process.stderr.write(
-      `robots check: ${total} URLs, ${allowedCount} allowed, ${total - allowedCount} disallowed ` +
+      `robots check: ${plural(total, "URL")}, ${allowedCount} allowed, ${total - allowedCount} disallowed ` +
         `in ${seconds.toFixed(3)} s (${rate.toLocaleString("en-US")} URLs/s)\n`,
     );
   }

@@ -32,7 +32,7 @@ export class Progress {
     this.#lastDraw = now;
     const seconds = (now - this.#started) / 1000;
     const rate = seconds > 0 ? Math.round(urls / seconds) : 0;
-    let line = `robots check: ${urls.toLocaleString("en-US")} URLs, ${rate.toLocaleString("en-US")} URLs/s`;
+    let line = `robots check: ${urls.toLocaleString("en-US")} ${urls === 1 ? "URL" : "URLs"}, ${rate.toLocaleString("en-US")} URLs/s`;
     const total = this.#totalBytes;
     if (total !== undefined && total > 0) {
       const done = Math.min(1, bytesRead / total);
