@@ -7,32 +7,13 @@
  *   (one byte per step, no SIMD), so that the plain-WASM floor does not depend on the engine.
  * - The SIMD floor is the engine's own `countNewlines` export (see throughput.bench.ts).
  */
+import { leb128, name, section } from "./wasm-binary.js";
 
 /** Counts LF bytes with a JS loop. */
 export function countNewlinesJs(bytes: Uint8Array): number {
   let count = 0;
   for (let i = 0; i < bytes.length; i++) if (bytes[i] === 0x0a) count++;
   return count;
-}
-
-/** Unsigned LEB128, as section and vector sizes are written. */
-function leb128(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (value !== 0);
-  return out;
-}
-
-function section(id: number, content: number[]): number[] {
-  return [id, ...leb128(content.length), ...content];
-}
-
-function name(text: string): number[] {
-  return [...leb128(text.length), ...Array.from(text, (char) => char.charCodeAt(0))];
 }
 
 /**

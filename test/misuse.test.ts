@@ -3,6 +3,7 @@
  * wrong answer: the cases an audit of every export with hostile arguments found. The main entry
  * and the reference answer alike.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   encodeUrl, extractMetaTags, IndexingDirectives, initSync, parseCrawlDelay, parseDirectiveDate, parseRequestRate, Robots,
@@ -11,6 +12,7 @@ import {
 import { RobotsWorkerPool } from "../src/parallel.js";
 import { Robots as ReferenceRobots } from "../src/reference/index.js";
 import { loadEngine } from "../src/wasm.js";
+import { leb128, name, section } from "../bench/wasm-binary.js";
 
 initSync();
 
@@ -203,5 +205,19 @@ describe("a WebAssembly module that is not the engine is refused when it is load
       7, 10, 1, 6, ...new TextEncoder().encode("memory"), 2, 0, // export section: that memory as "memory"
     ]);
     expect(() => loadEngine(memoryOnly)).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_WASM", message: expect.stringMatching(/has no function/) }));
+  });
+
+  it("a module with every function of the engine but no memory: ROBOTS_ERR_WASM saying so", () => {
+    const engine = new WebAssembly.Module(readFileSync(new URL("../build/release.wasm", import.meta.url)));
+    const names = WebAssembly.Module.exports(engine).filter((entry) => entry.kind === "function").map((entry) => entry.name);
+    // One empty function `() -> ()`, exported under each of those names.
+    const functionsOnly = new Uint8Array([
+      0, 0x61, 0x73, 0x6d, 1, 0, 0, 0,
+      ...section(1, [1, 0x60, 0, 0]), // type 0: () -> ()
+      ...section(3, [1, 0]), // function 0 has type 0
+      ...section(7, [...leb128(names.length), ...names.flatMap((exported) => [...name(exported), 0, 0])]), // each: function 0
+      ...section(10, [1, 2, 0, 0x0b]), // its body: no locals, end
+    ]);
+    expect(() => loadEngine(functionsOnly)).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_WASM", message: expect.stringMatching(/no memory/) }));
   });
 });

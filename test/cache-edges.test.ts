@@ -1,0 +1,199 @@
+/**
+ * RobotsCache and fetchRobots at their edges: the metadata of a redirect that cannot be followed,
+ * header values, option limits, what describe() and explain() report and copy, freeing a replaced
+ * copy, what fromJSON refuses, loading the engine on first use, stale copies, and the total timeout.
+ * Every fetch is injected: no network.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { fetchRobots, initSync, Robots, RobotsCache } from "../src/index.js";
+
+initSync();
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const RULES = "User-agent: a\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n";
+/** Rules with a crawl-delay and a sitemap: what a stale copy must still answer. */
+const DELAY_RULES = "User-agent: *\nDisallow: /private/\nCrawl-delay: 3\nSitemap: https://example.com/sitemap.xml\n";
+const withCode = (code: string, message?: RegExp) =>
+  expect.objectContaining({ name: "RobotsError", code, ...(message === undefined ? {} : { message: expect.stringMatching(message) }) });
+
+/** An injected fetch whose answer the test changes between requests. */
+function switchable(first: () => Response) {
+  let answer = first;
+  return { fetch: async () => answer(), set: (next: () => Response) => { answer = next; } };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("fetch metadata", () => {
+  it("a redirect that cannot be followed keeps the max-age of that last response", async () => {
+    const fetch = async () => new Response(null, { status: 301, headers: { "cache-control": "max-age=120" } });
+    expect(await fetchRobots("https://example.com/robots.txt", { fetch })).toMatchObject({
+      outcome: "unavailable", reason: "redirect-invalid", status: 301, maxAge: 120,
+    });
+  });
+
+  it("accepts and sends a User-Agent with Latin-1 characters (a header value is bytes up to U+00FF)", async () => {
+    const userAgent = "Robot/1.0 (caf\u00e9)";
+    let sent: string | null = null;
+    const fetch = async (_url: unknown, init?: RequestInit) => {
+      sent = new Headers(init?.headers).get("user-agent");
+      return new Response("", { status: 404 });
+    };
+    await fetchRobots("https://example.com/robots.txt", { userAgent, fetch });
+    expect(sent).toBe(userAgent);
+    expect(() => new RobotsCache({ userAgent })).not.toThrow();
+  });
+});
+
+describe("cache options", () => {
+  it.each([{ ttl: Infinity, maxTtl: Infinity }, { unreachableLimit: Infinity }, { retryInterval: Infinity }])(
+    "refuses an infinite number of milliseconds: %j",
+    (options) => {
+      expect(() => new RobotsCache(options)).toThrowError(withCode("ROBOTS_ERR_INVALID_OPTION"));
+    },
+  );
+});
+
+describe("describe()", () => {
+  it("counts every group of the rules in force, not only those of one agent", async () => {
+    const cache = new RobotsCache({ fetch: async () => new Response(RULES) });
+    expect(await cache.describe("https://example.com/")).toMatchObject({ policy: "rules", groups: 2 });
+  });
+
+  it("while a stale copy serves, fetch is the latest (failed) fetch and rulesFetch the copy's", async () => {
+    let now = 0;
+    const answers = switchable(() => new Response(RULES));
+    const cache = new RobotsCache({ now: () => now, fetch: answers.fetch });
+    await cache.isAllowed("https://example.com/", "bot");
+    answers.set(() => new Response("", { status: 503 }));
+    now = DAY;
+    expect(await cache.describe("https://example.com/")).toMatchObject({
+      policy: "rules", stale: true,
+      fetch: expect.objectContaining({ status: 503, outcome: "unreachable" }),
+      rulesFetch: expect.objectContaining({ status: 200, outcome: "ok" }),
+    });
+  });
+});
+
+describe("memory of replaced copies", () => {
+  it("frees the table of a good copy that an unavailable (404) refresh replaces", async () => {
+    let now = 0;
+    const answers = switchable(() => new Response(RULES));
+    const parse = vi.spyOn(Robots, "parse");
+    const cache = new RobotsCache({ now: () => now, fetch: answers.fetch });
+    await cache.isAllowed("https://example.com/", "bot");
+    const [robots] = parse.mock.results.map((result) => result.value as Robots);
+    answers.set(() => new Response("", { status: 404 }));
+    now = DAY;
+    expect(await cache.describe("https://example.com/")).toMatchObject({ policy: "allow-all" });
+    expect(cache.bytes).toBe(0);
+    expect(() => robots.tableBytes).toThrowError(withCode("ROBOTS_ERR_DISPOSED"));
+  });
+});
+
+describe("fromJSON", () => {
+  it.each([["a string", "yesterday"], ["NaN", NaN], ["Infinity", Infinity]])("refuses an unreachableSince that is %s", async (_, since) => {
+    const cache = new RobotsCache({ fetch: async () => new Response("", { status: 503 }) });
+    await cache.isAllowed("https://example.com/", "bot");
+    const data = cache.toJSON();
+    expect(data.entries[0].unreachableSince).toEqual(expect.any(Number));
+    const bad = { ...data, entries: [{ ...data.entries[0], unreachableSince: since as number }] };
+    expect(() => RobotsCache.fromJSON(bad)).toThrowError(withCode("ROBOTS_ERR_INVALID_CACHE_DATA"));
+  });
+});
+
+describe("the total timeout", () => {
+  it("ends a fetch still waiting for headers even when the connect timeout is far away", async () => {
+    let signal: AbortSignal | undefined;
+    const fetch = (_url: unknown, init?: RequestInit) => {
+      signal = init?.signal ?? undefined;
+      return new Promise<Response>(() => undefined); // never answers, ignores its signal
+    };
+    const result = await fetchRobots("https://example.com/robots.txt", { fetch, connectTimeout: 2 ** 31 - 1, totalTimeout: 20 });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "timeout", detail: "not complete within 20 ms" });
+    // The request's own signal was aborted too, so that a fetch that honours it stops its transfer.
+    expect(signal?.aborted).toBe(true);
+  }, 5_000); // on a regression the fetch would wait for the connect timeout (24 days): fail fast
+});
+
+describe("the cache's answers are copies", () => {
+  it("changing an explanation's fetch does not change what the cache holds", async () => {
+    const cache = new RobotsCache({ fetch: async () => new Response("User-agent: *\nDisallow: /x\n") });
+    const explanation = await cache.explain("https://example.com/x", "bot");
+    explanation.fetch.status = 999;
+    expect((await cache.describe("https://example.com/")).fetch.status).toBe(200);
+    expect(cache.toJSON().entries[0].fetch.status).toBe(200);
+  });
+});
+
+describe("an injected fetch's answer", () => {
+  it("with a status that is not a number is not a Response: unreachable, network-error", async () => {
+    const fetch = async () => ({ status: "200", headers: new Headers(), body: null }) as unknown as Response;
+    expect(await fetchRobots("https://example.com/robots.txt", { fetch })).toMatchObject({
+      outcome: "unreachable", reason: "network-error", status: null,
+    });
+  });
+});
+
+describe("the cache before init", () => {
+  it("loads the engine itself when it first needs to compile a robots.txt", async () => {
+    vi.resetModules();
+    const { RobotsCache: FreshCache } = await import("../src/cache.js");
+    const cache = new FreshCache({ fetch: async () => new Response(DELAY_RULES) });
+    expect(await cache.isAllowed("https://example.com/private/x", "bot")).toBe(false);
+  });
+
+  it("fromJSON loads the engine itself", async () => {
+    initSync();
+    const saved = new RobotsCache({ fetch: async () => new Response(DELAY_RULES) });
+    await saved.isAllowed("https://example.com/", "bot");
+    const data = JSON.parse(JSON.stringify(saved));
+    vi.resetModules();
+    const { RobotsCache: FreshCache } = await import("../src/cache.js");
+    expect(await FreshCache.fromJSON(data).isAllowed("https://example.com/private/x", "bot")).toBe(false);
+  });
+});
+
+describe("the cache", () => {
+  it("refuses an ftp page with the platform fetch before fetching, naming its index in classify", async () => {
+    await expect(new RobotsCache().classify(["ftp://files.example/x"], "bot")).rejects.toThrowError(
+      withCode("ROBOTS_ERR_UNSUPPORTED_SCHEME", /^URL at index 0: /),
+    );
+  });
+
+  it("answers crawlDelay and sitemaps from a stale copy, as isAllowed does", async () => {
+    let now = 0;
+    let status = 200;
+    const cache = new RobotsCache({ now: () => now, fetch: async () => new Response(status === 200 ? DELAY_RULES : "", { status }) });
+    await cache.isAllowed("https://example.com/", "bot");
+    status = 503;
+    now = 24 * 3_600_000;
+    expect(await cache.describe("https://example.com/")).toMatchObject({ policy: "rules", stale: true });
+    expect(await cache.crawlDelay("https://example.com/", "bot")).toBe(3);
+    expect(await cache.sitemaps("https://example.com/")).toEqual(["https://example.com/sitemap.xml"]);
+  });
+
+  it("fromJSON refuses fetch metadata whose finalUrl is not a string", async () => {
+    initSync();
+    const cache = new RobotsCache({ fetch: async () => new Response("", { status: 404 }) });
+    await cache.isAllowed("https://example.com/", "bot");
+    const data = cache.toJSON();
+    const bad = { ...data, entries: [{ ...data.entries[0], fetch: { ...data.entries[0].fetch, finalUrl: 5 as never } }] };
+    expect(() => RobotsCache.fromJSON(bad)).toThrowError(withCode("ROBOTS_ERR_INVALID_CACHE_DATA"));
+  });
+});
+
+describe("the cache's classify", () => {
+  it.each([["a number", 5], ["a Set", new Set(["https://example.com/"])], ["an array-like object", { length: 1, 0: "https://example.com/" }]])(
+    "refuses %s with ROBOTS_ERR_INVALID_URL, before fetching",
+    async (_, urls) => {
+      let fetched = 0;
+      const cache = new RobotsCache({ fetch: async () => (fetched++, new Response("")) });
+      await expect(cache.classify(urls as never, "bot")).rejects.toThrowError(withCode("ROBOTS_ERR_INVALID_URL"));
+      expect(fetched).toBe(0);
+    },
+  );
+});

@@ -1,0 +1,166 @@
+/**
+ * The facade, the loader and the input layer at their edges: retrying init, scratch regions, error messages for every kind of bad value, isRobotsError,
+ * URL objects of other schemes, string batches with a line feed in a URL, byte batches at odd
+ * offsets, byte-order marks, matchingRules with hundreds of matches, and metadata after dispose.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it, vi } from "vitest";
+import { initSync, isRobotsError, originOf, parseCrawlDelay, Robots, RobotsCache, robotsUrl } from "../src/index.js";
+import { parseWith } from "../src/robots.js";
+import { loadEngine } from "../src/wasm.js";
+
+const withCode = (code: string, message?: RegExp) =>
+  expect.objectContaining({ name: "RobotsError", code, ...(message === undefined ? {} : { message: expect.stringMatching(message) }) });
+initSync();
+
+const NOT_WASM = new Uint8Array([1, 2, 3, 4]);
+
+describe("init", () => {
+  it("can be tried again after a load that failed", async () => {
+    vi.resetModules();
+    const { init, defaultEngine } = await import("../src/init.js");
+    await expect(init(NOT_WASM)).rejects.toEqual(withCode("ROBOTS_ERR_WASM"));
+    await expect(init()).resolves.toBeUndefined();
+    expect(defaultEngine()).toBeDefined();
+  });
+
+  it("after initSync() does not load again (the source it is given is not even read)", async () => {
+    vi.resetModules();
+    const { init, initSync: loadNow } = await import("../src/init.js");
+    loadNow();
+    await expect(init(NOT_WASM)).resolves.toBeUndefined();
+  });
+});
+
+describe("scratch memory", () => {
+  it("a region that grows gives its old memory back", () => {
+    const engine = loadEngine(readFileSync(new URL("../build/release.wasm", import.meta.url)));
+    engine.scratch("a", 1 << 20);
+    engine.scratch("a", 4 << 20);
+    const grown = engine.exports.memory.buffer.byteLength;
+    // The first megabyte of "a" was released: another region of that size fits without growing.
+    engine.scratch("b", 1 << 20);
+    expect(engine.exports.memory.buffer.byteLength).toBe(grown);
+  });
+});
+
+describe("error messages", () => {
+  it("a URL batch names the index of the element that is not a string", () => {
+    initSync();
+    const robots = Robots.parse("User-agent: *\nDisallow: /x\n");
+    expect(() => robots.classify(["http://a.com/", "http://a.com/x", 5 as never], "bot")).toThrowError(
+      withCode("ROBOTS_ERR_INVALID_URL", /^URL at index 2 must be a string, got number$/),
+    );
+    robots.dispose();
+  });
+
+  it("a text helper given null says null, not object", () => {
+    expect(() => parseCrawlDelay(null as never)).toThrowError(withCode("ROBOTS_ERR_INVALID_BODY", /got null$/));
+  });
+
+  it("an option given an array says so", () => {
+    expect(() => new RobotsCache({ ttl: [1] as never })).toThrowError(withCode("ROBOTS_ERR_INVALID_OPTION", /^ttl must be .*, got an array$/));
+  });
+});
+
+describe("isRobotsError", () => {
+  it("is false for other errors that carry a code (Node's system errors do)", () => {
+    const reset = Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" });
+    const lookalike = Object.assign(new Error("x"), { name: "RobotsError", code: "ROBOTS_ERR_WASM" });
+    expect([isRobotsError(reset), isRobotsError(lookalike)]).toEqual([false, false]);
+  });
+});
+
+describe("URL objects", () => {
+  it("with a scheme that has no robots.txt are refused as such", () => {
+    for (const url of [new URL("ws://example.com/"), new URL("gopher://example.com/x")]) {
+      expect(() => originOf(url)).toThrowError(withCode("ROBOTS_ERR_UNSUPPORTED_SCHEME"));
+      expect(() => robotsUrl(url)).toThrowError(withCode("ROBOTS_ERR_UNSUPPORTED_SCHEME"));
+    }
+  });
+});
+
+describe("string batches with a line feed inside a URL", () => {
+  it("decide the last URL too (its end offset is written)", () => {
+    const robots = Robots.parse("User-agent: *\nDisallow: /x\n");
+    const batch = robots.classifyWithLines(["http://a.com/y\nz", "http://a.com/x"], "bot");
+    expect(Array.from(batch.allowed)).toEqual([1, 0]);
+    expect(Array.from(batch.lines)).toEqual([0, 2]);
+    expect(Array.from(robots.classify(["http://a.com/y\nz", "http://a.com/x"], "bot"))).toEqual([1, 0]);
+    robots.dispose();
+  });
+});
+
+describe("error messages about functions", () => {
+  it("an option given a function says \"a function\", not its source", () => {
+    expect(() => new RobotsCache({ ttl: (() => 1) as never })).toThrowError(withCode("ROBOTS_ERR_INVALID_OPTION", /, got a function$/));
+  });
+});
+
+describe("byte batches at any byte offset", () => {
+  it("a batch 7 bytes past an 8-byte boundary, as long as its scratch region, leaves the engine intact", () => {
+    const engine = loadEngine(readFileSync(new URL("../build/release.wasm", import.meta.url)));
+    const robots = parseWith(engine, "User-agent: *\nDisallow: /x\n");
+    const text = new TextEncoder().encode("http://a.com/x\n".repeat(68)); // 1,020 bytes
+    const holder = new Uint8Array(text.length + 8);
+    holder.set(text, 7);
+    expect(Array.from(robots.classify(holder.subarray(7, 7 + text.length), "bot"))).toEqual(new Array(68).fill(0));
+    const other = parseWith(engine, "User-agent: *\nDisallow: /y\n");
+    expect(other.isAllowed("http://a.com/y", "bot")).toBe(false);
+    other.dispose();
+    robots.dispose();
+  });
+});
+
+describe("UTF-16 is told by its whole byte-order mark", () => {
+  it("a body starting with FE but not FE FF is read as UTF-8 bytes", () => {
+    const body = new Uint8Array([0xfe, 0x0a, ...new TextEncoder().encode("User-agent: *\nDisallow: /x\n")]);
+    const robots = Robots.parse(body);
+    expect(robots.input).toMatchObject({ encoding: "utf-8", bom: false });
+    expect(robots.isAllowed("http://a.com/x", "bot")).toBe(false);
+    robots.dispose();
+  });
+});
+
+describe("input metadata", () => {
+  it("bom says whether the bytes read start with EF, not the whole body (maxBytes: 0 reads none)", () => {
+    initSync();
+    const robots = Robots.parse("\uFEFFUser-agent: *\nDisallow: /\n", { maxBytes: 0 });
+    expect(robots.input).toMatchObject({ parsedBytes: 0, truncated: true, bom: false });
+    robots.dispose();
+  });
+
+  it("lint reports a lone EF (a cut byte-order mark) as a bom, as the parser skips it", () => {
+    initSync();
+    const robots = Robots.parse(new Uint8Array([0xef]), { keepSource: true });
+    expect(robots.input.bom).toBe(true);
+    expect(robots.lint().findings.map((finding) => finding.code)).toContain("bom");
+    robots.dispose();
+  });
+});
+
+describe("matchingRules with many matching rules", () => {
+  it("lists all 501 and leaves the engine's memory intact", () => {
+    const engine = loadEngine(readFileSync(new URL("../build/release.wasm", import.meta.url)));
+    const body = `User-agent: *\n${Array.from({ length: 500 }, (_, i) => `Disallow: /${"a".repeat(i + 1)}`).join("\n")}\nAllow: /\n`;
+    const many = parseWith(engine, body);
+    const rules = many.matchingRules(`http://x/${"a".repeat(600)}`, "bot");
+    expect(rules).toHaveLength(501);
+    expect(rules[0]).toMatchObject({ kind: "disallow", pattern: `/${"a".repeat(500)}`, line: 501 });
+    const other = parseWith(engine, "User-agent: *\nDisallow: /b\n");
+    expect(other.isAllowed("http://x/b", "bot")).toBe(false);
+    other.dispose();
+    many.dispose();
+  });
+});
+
+describe("after dispose(), metadata read before is not served from memory", () => {
+  it("lines and groups throw ROBOTS_ERR_DISPOSED even when they were read before", () => {
+    const robots = Robots.parse("User-agent: a\nDisallow: /\n");
+    expect(robots.lines.map((line) => line.kind)).toEqual(["user-agent", "disallow", "empty"]);
+    expect(robots.groups).toHaveLength(1);
+    robots.dispose();
+    expect(() => robots.lines).toThrowError(withCode("ROBOTS_ERR_DISPOSED"));
+    expect(() => robots.groups).toThrowError(withCode("ROBOTS_ERR_DISPOSED"));
+  });
+});
