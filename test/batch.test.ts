@@ -1,6 +1,9 @@
-/** Batch boundaries: empty and single batches, chunking, memory growth, multi-megabyte files. */
+/** Batch boundaries: empty and single batches, the last line, chunking, memory growth, multi-megabyte files, the raw count. */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { ALL_LINES, loadEngine, MatchMode } from "../src/wasm.js";
 import { implementations, reference, wasmImplementations } from "./support/implementations.js";
+import { encodeAgents, putBytes } from "./support/raw-exports.js";
 
 const encoder = new TextEncoder();
 const ROBOTS = "User-agent: *\nDisallow: /private\nAllow: /private/ok\nDisallow: /*.pdf$\n";
@@ -50,6 +53,17 @@ describe.each(implementations)("$name batches", (impl) => {
       expect(robots.isAllowed(url, "a")).toBe(explanation.allowed);
       expect([batch.allowed[i], batch.lines[i]]).toEqual([explanation.allowed ? 1 : 0, explanation.line]);
     });
+    robots.dispose();
+  });
+
+  it("end the last line's path at the end of the batch, not at the next LF in memory", () => {
+    // A batch is copied into memory where an earlier, longer one lay: the path of its last line,
+    // which no LF ends, stops at the batch's end and not at the stale bytes after it.
+    const robots = impl.parse("User-agent: *\nDisallow: /abcd\n");
+    expect(Array.from(robots.classify(encoder.encode("https://a.com/x\nhttps://a.com/abcdef\n"), "FooBot"))).toEqual([1, 0]);
+    expect(Array.from(robots.classify(encoder.encode("https://a.com/x\nhttps://a.com/abc"), "FooBot"))).toEqual([1, 1]);
+    expect(Array.from(robots.classify(["https://a.com/x", "https://a.com/abcdef"], "FooBot"))).toEqual([1, 0]);
+    expect(Array.from(robots.classify(["https://a.com/x", "https://a.com/abc"], "FooBot"))).toEqual([1, 1]);
     robots.dispose();
   });
 
@@ -149,5 +163,29 @@ describe.each(wasmImplementations)("$name walks that resume after a path's first
     // One at a time, in reverse order (other walks filed the shortcuts).
     for (let i = urls.length - 1; i >= 0; i--) expect(robots.isAllowed(urls[i], "bot"), urls[i]).toBe(expected.allowed[i] === 1);
     robots.dispose();
+  });
+});
+
+// matchBatch reads "the i-th LF-separated line" (assembly/index.ts): a batch that ends in LF has
+// an empty line after it, which an explicit count decides (an empty URL, path `/`), where
+// 0xffffffff (every line) stops before it. The API always passes exact counts.
+describe("matchBatch through the raw exports", () => {
+  it("decides the empty line after a final LF when the count includes it", () => {
+    const engine = loadEngine(readFileSync(new URL("../build/release.wasm", import.meta.url)));
+    const x = engine.exports;
+    const body = encoder.encode("User-agent: *\nDisallow: /\nAllow: /$\n");
+    const table = x.compile(putBytes(engine, body), body.length, 0);
+    const agents = encodeAgents("FooBot");
+    x.selectAgents(table, putBytes(engine, agents), agents.length);
+    const urls = encoder.encode("https://a.com/x\n");
+    const decide = (count: number) => {
+      const verdicts = x.allocate(4);
+      const details = x.allocate(16);
+      const done = x.matchBatch(table, putBytes(engine, urls), urls.length, 0, count, verdicts, details, MatchMode.lines);
+      return { done, lines: Array.from(new Uint32Array(x.memory.buffer.slice(details, details + done * 4))) };
+    };
+    expect(decide(2)).toEqual({ done: 2, lines: [2, 3] });
+    expect(decide(ALL_LINES)).toEqual({ done: 1, lines: [2] });
+    x.freeTable(table);
   });
 });

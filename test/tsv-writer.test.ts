@@ -114,4 +114,16 @@ describe("formatTsv, the engine's writer of `robots check` lines", () => {
     // A batch of one line with no final LF decides one URL; a second one has no line to read.
     expect(writeTsv(engine, oneLine, 4_096)).toMatchObject({ written: -1, canariesIntact: true });
   });
+
+  it("writes a counted empty line after a final LF, as matchBatch decides one there", () => {
+    const endsInLf: TsvCase = { batch: "https://a.com/x\n", verdicts: [1, 1], lines: [0, 3], rules: ["", "", "", "Allow: /$"] };
+    expect(writeTsv(engine, endsInLf, 4_096)).toMatchObject({ text: "allowed\thttps://a.com/x\t0\t\nallowed\t\t3\tAllow: /$\n", canariesIntact: true });
+  });
+
+  it("writes line numbers of every width in decimal (1, 10, 100, 1000)", () => {
+    const numbers: TsvCase = { batch: "https://a.com/a\nhttps://a.com/b\nhttps://a.com/c\nhttps://a.com/d\n", verdicts: [0, 1, 0, 1], lines: [1, 10, 100, 1000] };
+    expect(writeTsv(engine, numbers, 4_096).text).toBe(
+      "disallowed\thttps://a.com/a\t1\nallowed\thttps://a.com/b\t10\ndisallowed\thttps://a.com/c\t100\nallowed\thttps://a.com/d\t1000\n",
+    );
+  });
 });
