@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { initSync, RobotsCache, type RobotsCacheData, type RobotsCacheOptions } from "../src/index.js";
+import { withCode } from "./support/robots-error.js";
 
 initSync();
 
@@ -38,8 +39,6 @@ const noFetch: RobotsCacheOptions = {
     throw new Error("the loaded cache fetched");
   },
 };
-
-const withCode = (code: string) => expect.objectContaining({ name: "RobotsError", code });
 
 /** Data of one origin after the given answers, one question per answer; the clock at 0, 100, 200... */
 async function dataAfter(...answers: (string | number | Error)[]): Promise<RobotsCacheData> {

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fetchRobots, initSync, Robots, RobotsCache } from "../src/index.js";
+import { withCode } from "./support/robots-error.js";
 
 initSync();
 
@@ -14,8 +15,6 @@ const DAY = 24 * 60 * MINUTE;
 const RULES = "User-agent: a\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n";
 /** Rules with a crawl-delay and a sitemap: what a stale copy must still answer. */
 const DELAY_RULES = "User-agent: *\nDisallow: /private/\nCrawl-delay: 3\nSitemap: https://example.com/sitemap.xml\n";
-const withCode = (code: string, message?: RegExp) =>
-  expect.objectContaining({ name: "RobotsError", code, ...(message === undefined ? {} : { message: expect.stringMatching(message) }) });
 
 /** An injected fetch whose answer the test changes between requests. */
 function switchable(first: () => Response) {

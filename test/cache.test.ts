@@ -10,6 +10,7 @@ import { defaultEngine } from "../src/init.js";
 import { resolveCacheOptions } from "../src/crawler-options.js";
 import { redirect, silent, startServer, status, type TestServer, text, useServers } from "./support/robots-server.js";
 import { fuzzRuns } from "./support/fuzz.js";
+import { withCode } from "./support/robots-error.js";
 
 initSync();
 
@@ -33,8 +34,6 @@ function freshCache(options: RobotsCacheOptions = {}): RobotsCache {
   for (const server of everyServer()) server.reset();
   return new RobotsCache({ now: () => now, ...options });
 }
-
-const withCode = (code: string) => expect.objectContaining({ name: "RobotsError", code });
 
 describe("crawler-policy 4: a page is decided by the URL a crawler requests for it", () => {
   it.each([

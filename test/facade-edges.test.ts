@@ -8,9 +8,8 @@ import { describe, expect, it, vi } from "vitest";
 import { initSync, isRobotsError, originOf, parseCrawlDelay, Robots, RobotsCache, robotsUrl } from "../src/index.js";
 import { parseWith } from "../src/robots.js";
 import { loadEngine } from "../src/wasm.js";
+import { withCode } from "./support/robots-error.js";
 
-const withCode = (code: string, message?: RegExp) =>
-  expect.objectContaining({ name: "RobotsError", code, ...(message === undefined ? {} : { message: expect.stringMatching(message) }) });
 initSync();
 
 const NOT_WASM = new Uint8Array([1, 2, 3, 4]);

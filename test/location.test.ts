@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { originOf, robotsUrl, RobotsError } from "../src/index.js";
 import { fuzzRuns } from "./support/fuzz.js";
+import { withCode } from "./support/robots-error.js";
 
 const { seed, numRuns } = fuzzRuns(20261126, 1000);
 
@@ -85,8 +86,6 @@ describe("hosts", () => {
 });
 
 describe("errors", () => {
-  const withCode = (code: string) => expect.objectContaining({ name: "RobotsError", code });
-
   it.each(["mailto:someone@example.com", "file:///etc/passwd", "data:text/plain,hi", "javascript:alert(1)", "ws://example.com/", "urn:isbn:0451450523"])(
     "refuses a scheme without robots.txt: %s",
     (url) => {
