@@ -1,7 +1,8 @@
 /**
- * The facade, the loader and the input layer at their edges: retrying init, scratch regions, error messages for every kind of bad value, isRobotsError,
- * URL objects of other schemes, string batches with a line feed in a URL, byte batches at odd
- * offsets, byte-order marks, matchingRules with hundreds of matches, and metadata after dispose.
+ * The facade, the loader and the input layer at their edges: retrying init, scratch regions,
+ * error messages for every kind of bad value, isRobotsError, URL objects of other schemes, string
+ * batches with a line feed in a URL, byte batches at odd offsets, byte-order marks, matchingRules
+ * with hundreds of matches, and metadata after dispose.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
