@@ -8,8 +8,9 @@ import { Dfa, dfaBestRanks4, GAVE_UP } from "./dfa";
 import { LOOK_UP, lookUp, pathInPlace, pathLength, pathPointer, prepareUrl, ROBOTS_TXT_PATH, ruleOfRank, verdictOf } from "./match";
 import { knownBytes, knownLength, lineEnd } from "./normalize";
 import { bytesEqual } from "./pattern";
-import { bestRank, MatchPlan, verdictOfRank } from "./plan";
+import { MatchPlan, verdictOfRank } from "./plan";
 import { Profile, RuleField, RuleTable, Scope } from "./table";
+import { bestRank } from "./walk";
 
 /** matchBatch mode bits (src/wasm.ts MatchMode). */
 const enum Mode {

@@ -1,6 +1,6 @@
 // A lazily built DFA over the rules of a small selection: one table lookup per path byte decides
 // a URL, however the rules mix literals, `*` and `$`. Most robots.txt files are small, and there
-// the tree walk plus a mask test per root wildcard (plan.ts) costs more than reading the path once.
+// the tree walk plus a mask test per root wildcard (walk.ts) costs more than reading the path once.
 //
 // The NFA has one *position* per pattern byte and one final position per rule (rules are the
 // selection's distinct patterns, known by rank as in plan.ts). A `*` position loops on every byte;

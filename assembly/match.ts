@@ -5,9 +5,10 @@ import { Char } from "./chars";
 import { isPlainAscii } from "./scan";
 import { lineEnd, locatePath, normalizePath, pathEnd, pathNeedsSlash, pathStart } from "./normalize";
 import { bytesEqual, ruleMatches } from "./pattern";
-import { bestRank, buildPlan, MatchPlan } from "./plan";
+import { buildPlan, MatchPlan } from "./plan";
 import { NO_RANK, Profile, RuleTable, Scope } from "./table";
 import { Vec } from "./vec";
+import { bestRank } from "./walk";
 
 /** Grow-only scratch space shared by all tables for paths that must be rewritten. */
 let pathScratch: Vec = Vec.create(4096);

@@ -19,16 +19,19 @@
 //   far; a 64-bit byte mask (mask.ts) rejects most of them before any byte search.
 // - Small selections (most files) also get a lazy DFA (dfa.ts), which answers first: one table
 //   lookup per path byte. The tree answers when there is none or when its state cache thrashes.
+//
+// This file builds the plan and expands its nodes; walk.ts decides a path with it, and shortcuts.ts
+// holds the table that lets a walk skip the steps an earlier path with the same first bytes took.
 
 import { distinctRanks, patternHash } from "./distinct";
-import { buildDfa, Dfa, dfaBestRank, dfaMayFit, GAVE_UP } from "./dfa";
-import { buildGramIndex, bestIndexedRank, GramIndex } from "./grams";
-import { bestCandidate, CANDIDATE_BYTES, writeCandidate } from "./candidates";
-import { resetPathMask } from "./mask";
+import { buildDfa, Dfa, dfaMayFit } from "./dfa";
+import { GramIndex } from "./grams";
+import { buildGramIndex } from "./grams-build";
+import { CANDIDATE_BYTES, writeCandidate } from "./candidates";
 import { bytesEqual } from "./pattern";
+import { MAX_SHORTCUTS, MIN_SHORTCUTS, newShortcuts, shortcutTableBytes } from "./shortcuts";
 import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
-
 
 /**
  * A node with more wildcard rules than this hands them to the gram index: below it, trying them
@@ -46,7 +49,7 @@ export function setWildcardIndexLimit(limit: u32): void {
  * edge at index e leads to node e + 1 (node 0 is the root). The walk reads the label in the node
  * it is about to enter, whose record it then reads anyway.
  */
-const enum NodeField {
+export const enum NodeField {
   /** Best rank of the literal rules whose pattern is this node's string. */
   LITERAL_BEST = 0,
   /** Best rank of the `$`-anchored literal rules whose pattern body is this node's string. */
@@ -74,25 +77,25 @@ const enum NodeField {
  * LITERAL_BEST of a node not expanded yet (larger than any rank, other than NO_RANK): the node
  * then holds its range of the plan's items and the length of its string in these fields.
  */
-const UNEXPANDED: u32 = 0xfffffffe;
+export const UNEXPANDED: u32 = 0xfffffffe;
 const enum Unexpanded {
   LO = NodeField.EDGE_START,
   HI = NodeField.EDGE_COUNT,
   DEPTH = NodeField.WILDCARD_START,
 }
-const NODE_FIELDS: u32 = NodeField.COUNT;
+export const NODE_FIELDS: u32 = NodeField.COUNT;
 /** WILDCARD_COUNT of a crowded prefix's node: its rules are in the gram index. */
-const CROWDED: u32 = 0x80000000;
+export const CROWDED: u32 = 0x80000000;
 
 /** Nodes with at most this many edges find one with a single vector compare. */
-const VECTOR_EDGES: u32 = 16;
+export const VECTOR_EDGES: u32 = 16;
 /**
  * Wider nodes (up to 254 edges, so that an edge + 1 fits a byte) get a table of 256 bytes, the
  * edge + 1 of each byte value (0: none): one load instead of a binary search whose every step
  * is a branch the CPU cannot predict. Wider ones are searched.
  */
 const WIDE_EDGES_MAX: u32 = 254;
-const WIDE_SHIFT: u32 = 9;
+export const WIDE_SHIFT: u32 = 9;
 
 @unmanaged
 export class MatchPlan {
@@ -213,7 +216,7 @@ function addNode(plan: MatchPlan): u32 {
 }
 
 // @ts-ignore: decorator
-@inline function nodeField(plan: MatchPlan, node: u32, field: u32): u32 {
+@inline export function nodeField(plan: MatchPlan, node: u32, field: u32): u32 {
   return load<u32>(plan.nodes.data + ((<usize>node * NODE_FIELDS + field) << 2));
 }
 
@@ -481,7 +484,7 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
 const FINISH_SHIFT: u32 = 4;
 
 /** Expands a node a walk has reached (and every other one once few items are left: FINISH_SHIFT). */
-function expandReached(table: RuleTable, plan: MatchPlan, node: u32): void {
+export function expandReached(table: RuleTable, plan: MatchPlan, node: u32): void {
   expandNode(table, plan, node);
   if (plan.pending > 0 && plan.pendingItems <= plan.itemCount >> FINISH_SHIFT) expandWholeTree(table, plan);
 }
@@ -604,245 +607,8 @@ function prefixSlot(set: usize, slots: u32, item: usize): usize {
   }
 }
 
-// ---- Matching --------------------------------------------------------------------------------
-
-/** Nodes visited by the current walk (grow-only scratch). */
-let visited: Vec = Vec.create(256);
-
-const NO_EDGE: u32 = 0xffffffff;
-
-/**
- * The edge among `count` (a node's EDGE_COUNT field) from `start` whose label starts with `byte`,
- * or NO_EDGE; `bytes` and `wideEdges` are the plan's edgeBytes and wideEdges data.
- */
-// @ts-ignore: decorator
-@inline function findEdge(bytes: usize, wideEdges: usize, start: u32, count: u32, byte: u32): u32 {
-  if (count <= VECTOR_EDGES) {
-    const hits = i8x16.bitmask(i8x16.eq(v128.load(bytes + start), i8x16.splat(<i8>byte))) & ((<u32>1 << count) - 1);
-    return hits != 0 ? start + ctz(hits) : NO_EDGE;
-  }
-  const wide = count >> WIDE_SHIFT;
-  if (wide != 0) {
-    const edge = <u32>load<u8>(wideEdges + (<usize>(wide - 1) << 8) + byte);
-    return edge != 0 ? start + edge - 1 : NO_EDGE;
-  }
-  let lo = start;
-  let hi = start + count;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (<u32>load<u8>(bytes + mid) < byte) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < start + count && <u32>load<u8>(bytes + lo) == byte ? lo : NO_EDGE;
-}
-
-/**
- * Whether the path at `at` starts with the label of `length` bytes at `label`: labels of up to
- * sixteen bytes (most) in one vector compare, so that a node costs one branch that is almost
- * always taken, where a byte loop would end at a different count at every node.
- */
-// @ts-ignore: decorator
-@inline function labelMatches(at: usize, label: usize, length: usize, memoryEnd: usize): bool {
-  if (length > 16 || at + 16 > memoryEnd || label + 16 > memoryEnd) return bytesEqual(at, label, length);
-  const differ = ~i8x16.bitmask(i8x16.eq(v128.load(at), v128.load(label))) & 0xffff;
-  return (differ & ((<u32>1 << <u32>length) - 1)) == 0;
-}
-
 /** The verdict of a rank (see MatchPlan.verdicts): 1 if allowed. */
 // @ts-ignore: decorator
 @inline export function verdictOfRank(plan: MatchPlan, rank: u32): u32 {
   return <u32>load<u8>(plan.verdicts + min(rank, plan.rankCount));
-}
-
-// ---- Shortcuts ---------------------------------------------------------------------------------
-
-/**
- * The walk's first steps depend only on the path's first SHORTCUT_KEY bytes, and most paths of a
- * batch share their first eight bytes with many others (`/product`, `/categor`): where a walk
- * would take a step past them, it files its state under them, and later paths that start with the
- * same bytes resume there instead of taking the same steps again. A direct-mapped table: a slot
- * holds one key, the last filed there.
- */
-const SHORTCUT_KEY: usize = 8;
-/**
- * At most as many shortcuts as rules: 2,048 hold the first eight bytes of 95% of the paths of the
- * 512 KiB benchmark file (4,969 distinct among 200,000 paths); 4,096 gained nothing, 1,024 cost
- * 1-2%.
- */
-const MAX_SHORTCUTS: u32 = 2048;
-const MIN_SHORTCUTS: u32 = 64;
-/** Wildcard nodes a shortcut holds at most (the root's `/` and a section or two). */
-const SHORTCUT_VISITED: u32 = 3;
-const SHORTCUT_BYTES: usize = 32;
-const enum Shortcut {
-  KEY = 0,
-  /** The node where the walk resumes (not visited yet). */
-  NODE = 8,
-  /** The best rank among the nodes before it. */
-  BEST = 12,
-  /** Its depth (bits 0-7) and how many of the nodes before it hold wildcard rules (bits 8-15). */
-  META = 16,
-  /** Those nodes, as the visited list holds them (node | depth << 24), up to SHORTCUT_VISITED. */
-  VISITED = 20,
-}
-
-// @ts-ignore: decorator
-@inline function shortcutTableBytes(shift: u32): usize {
-  return (<usize>1 << <usize>(64 - shift)) * SHORTCUT_BYTES;
-}
-
-/** A table of empty shortcuts: each resumes at the root with nothing visited, as a walk starts. */
-function newShortcuts(shift: u32): usize {
-  const bytes = shortcutTableBytes(shift);
-  const table = heap.alloc(bytes);
-  memory.fill(table, 0, bytes);
-  for (let slot: usize = 0; slot < bytes; slot += SHORTCUT_BYTES) store<u32>(table + slot, NO_RANK, Shortcut.BEST);
-  return table;
-}
-
-// @ts-ignore: decorator
-@inline function shortcutSlot(table: usize, shift: u32, key: u64): usize {
-  return table + <usize>((key * 0x9e3779b97f4a7c15) >>> <u64>shift) * SHORTCUT_BYTES;
-}
-
-/**
- * Files the walk's state at `node` (about to be visited, at `pos` <= SHORTCUT_KEY) under `key`:
- * the best rank and the `count` wildcard nodes of the nodes before it. More than
- * SHORTCUT_VISITED such nodes are not filed (the slot keeps what it has).
- */
-function fileShortcut(slot: usize, key: u64, node: u32, pos: usize, best: u32, visitedAt: usize, count: u32): void {
-  if (count > SHORTCUT_VISITED) return;
-  for (let i: u32 = 0; i < count; i++) {
-    // Depths are at most SHORTCUT_KEY; a node id that would not fit below the depth is not filed.
-    if (load<u32>(visitedAt + (<usize>i << 3)) >= 1 << 24) return;
-  }
-  store<u64>(slot, key, Shortcut.KEY);
-  store<u32>(slot, node, Shortcut.NODE);
-  store<u32>(slot, best, Shortcut.BEST);
-  store<u32>(slot, <u32>pos | (count << 8), Shortcut.META);
-  for (let i: u32 = 0; i < count; i++) {
-    const pair = visitedAt + (<usize>i << 3);
-    store<u32>(slot + Shortcut.VISITED + (<usize>i << 2), load<u32>(pair) | (load<u32>(pair, 4) << 24));
-  }
-}
-
-/** 1 if the node of `record` holds wildcard rules, so that a walk keeps it in its visited list. */
-// @ts-ignore: decorator
-@inline function keptInVisited(record: usize): u32 {
-  return <u32>(load<u32>(record, NodeField.WILDCARD_COUNT << 2) != 0);
-}
-
-/** The best (smallest) rank matching the path, or NO_RANK. */
-export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length: usize): u32 {
-  const dfa = plan.dfa;
-  if (dfa) {
-    const rank = dfaBestRank(changetype<Dfa>(dfa), path, length);
-    if (rank != GAVE_UP) return rank;
-  }
-  // The nodes of the walk that hold wildcard rules, with their depth (a walk visits at most one
-  // node per path byte, plus the root).
-  visited.length = 0;
-  const visitedAt = visited.reserve((length + 1) << 3);
-  let visitedCount: u32 = 0;
-  let node: u32 = 0;
-  let pos: usize = 0;
-  let best = NO_RANK;
-  // A path longer than a shortcut's key resumes where an earlier one with the same first bytes
-  // filed its walk, or files its own when it steps past them (fileAfter).
-  let slot: usize = 0;
-  let key: u64 = 0;
-  let fileAfter: usize = <usize>-1;
-  if (length > SHORTCUT_KEY) {
-    if (!plan.shortcuts) plan.shortcuts = newShortcuts(plan.shortcutShift);
-    key = load<u64>(path);
-    slot = shortcutSlot(plan.shortcuts, plan.shortcutShift, key);
-    if (load<u64>(slot, Shortcut.KEY) == key) {
-      node = load<u32>(slot, Shortcut.NODE);
-      best = load<u32>(slot, Shortcut.BEST);
-      const meta = load<u32>(slot, Shortcut.META);
-      pos = <usize>(meta & 0xff);
-      visitedCount = (meta >> 8) & 0xff;
-      for (let i: u32 = 0; i < visitedCount; i++) {
-        const pair = load<u32>(slot + Shortcut.VISITED + (<usize>i << 2));
-        store<u32>(visitedAt + (<usize>i << 3), pair & 0xffffff);
-        store<u32>(visitedAt + (<usize>i << 3), pair >>> 24, 4);
-      }
-    } else {
-      fileAfter = SHORTCUT_KEY;
-    }
-  }
-  const pool = table.pool.data;
-  const memoryEnd = <usize>memory.size() << 16;
-  // The plan's arrays, in locals: the stores of the walk would make the compiler read them from
-  // the plan at every use. Only an expansion moves them.
-  let nodes = plan.nodes.data;
-  let edgeBytes = plan.edgeBytes.data;
-  let wideEdges = plan.wideEdges.data;
-  // One node per turn.
-  while (true) {
-    let record = nodes + <usize>node * (NODE_FIELDS << 2);
-    if (load<u32>(record, NodeField.LITERAL_BEST << 2) == UNEXPANDED) {
-      expandReached(table, plan, node);
-      nodes = plan.nodes.data;
-      edgeBytes = plan.edgeBytes.data;
-      wideEdges = plan.wideEdges.data;
-      record = nodes + <usize>node * (NODE_FIELDS << 2);
-    }
-    // Every node is written down, and kept (counted) if it holds wildcard rules: no branch for
-    // the CPU to mispredict at each node.
-    store<u32>(visitedAt + (<usize>visitedCount << 3), node);
-    store<u32>(visitedAt + (<usize>visitedCount << 3), <u32>pos, 4);
-    visitedCount += keptInVisited(record);
-    best = min(best, load<u32>(record, NodeField.LITERAL_BEST << 2));
-    if (pos == length) {
-      best = min(best, load<u32>(record, NodeField.EXACT_BEST << 2));
-      break;
-    }
-    const byte = <u32>load<u8>(path + pos);
-    const edge = findEdge(edgeBytes, wideEdges, load<u32>(record, NodeField.EDGE_START << 2), load<u32>(record, NodeField.EDGE_COUNT << 2), byte);
-    if (edge == NO_EDGE) break;
-    const child = edge + 1;
-    const childRecord = nodes + <usize>child * (NODE_FIELDS << 2);
-    const labelLength = <usize>load<u32>(childRecord, NodeField.LABEL_LENGTH << 2);
-    if (pos + labelLength > fileAfter) {
-      // The next step reads past the key: later paths with the key resume at this node.
-      fileShortcut(slot, key, node, pos, best, visitedAt, visitedCount - keptInVisited(record));
-      fileAfter = <usize>-1;
-    }
-    if (length - pos < labelLength || !labelMatches(path + pos, pool + load<u32>(childRecord, NodeField.LABEL_START << 2), labelLength, memoryEnd)) break;
-    pos += labelLength;
-    node = child;
-  }
-  // A walk that ended before stepping past the key files where it ended: later paths with the key
-  // resume there and try the step that ended it with their own bytes.
-  if (fileAfter != <usize>-1) {
-    const record = nodes + <usize>node * (NODE_FIELDS << 2);
-    fileShortcut(slot, key, node, pos, best, visitedAt, visitedCount - keptInVisited(record));
-  }
-
-  return rankFromVisited(table, plan, path, length, best, visitedAt, visitedCount, memoryEnd);
-}
-
-/**
- * The rest of bestRank once the walk is done: the wildcard rules filed at the `visitedCount` nodes
- * listed at `visitedAt` as (node, depth) u32 pairs, whose prefix is already matched.
- */
-function rankFromVisited(table: RuleTable, plan: MatchPlan, path: usize, length: usize, best: u32, visitedAt: usize, visitedCount: u32, memoryEnd: usize): u32 {
-  // The path masks (mask.ts) are computed for this path when a candidate first needs them.
-  resetPathMask();
-  // Wildcard rules filed at the visited nodes, whose prefix is already matched: deepest first,
-  // as longer prefixes tend to belong to longer patterns, whose best rank prunes the rest.
-  for (let v = visitedCount; v > 0; v--) {
-    const at = load<u32>(visitedAt + (<usize>(v - 1) << 3));
-    const count = nodeField(plan, at, NodeField.WILDCARD_COUNT);
-    const start = nodeField(plan, at, NodeField.WILDCARD_START);
-    if (count == CROWDED) {
-      const depth = <usize>load<u32>(visitedAt + (<usize>(v - 1) << 3), 4);
-      best = bestIndexedRank(table, changetype<GramIndex>(plan.grams), start, depth, path, length, best, memoryEnd);
-      continue;
-    }
-    const entries = plan.wildcards.data + <usize>start * CANDIDATE_BYTES;
-    best = bestCandidate(entries, entries + <usize>count * CANDIDATE_BYTES, path, length, best);
-  }
-  return best;
 }

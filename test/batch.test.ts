@@ -129,7 +129,7 @@ describe.each(wasmImplementations)("$name decision order", (impl) => {
 });
 
 // The tree walk files its state after a path's first eight bytes, and later paths that start
-// with the same bytes resume there (plan.ts, shortcuts). Paths of one batch that share those
+// with the same bytes resume there (shortcuts.ts). Paths of one batch that share those
 // bytes but part before, at or after them must still get the reference's answers, the second
 // batch (every walk resumed) as the first; few rules keep the shortcut table small (64 slots),
 // so that the 300 distinct first eight bytes here also collide.

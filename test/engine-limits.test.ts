@@ -1,7 +1,7 @@
 /**
  * The matching engine at its internal block and table sizes, where an off-by-one would show only
- * past the first block: pairs of a path probed in blocks of 32 offsets (grams.ts), and a lazy DFA
- * (dfa.ts) whose state cache fills the rows a 16-bit transition can address. Every setup of the
+ * past the first block: pairs of a path probed in blocks of 32 offsets (grams-probe.ts), and a lazy
+ * DFA (dfa.ts) whose state cache fills the rows a 16-bit transition can address. Every setup of the
  * engine (tree, gram index, DFA given up) must agree with the reference.
  */
 import { describe, expect, it } from "vitest";
