@@ -151,6 +151,16 @@ describe("robots check", () => {
     expect(JSON.parse(robots([...args, "--format", "jsonl"], "/a\n").stdout)).toEqual({ url: "/a", allowed: false, line: 2, rule: "Disallow:  /a" });
   });
 
+  it("escapes the terminal controls of --rule's text in TSV, and leaves them to JSON's escapes in jsonl", () => {
+    const file = join(work, "escape-in-rule.txt");
+    writeFileSync(file, "User-agent: *\nDisallow: /b\u001b[31m\u0007\n");
+    const args = ["check", "--robots", file, "--agent", "x", "--rule", "-q"];
+    // The URL is the caller's own input, written as read; the rule is the file's.
+    const url = "/b\u001b[31m\u0007";
+    expect(robots(args, `${url}\n`).stdout).toBe(`disallowed\t${url}\t2\tDisallow: /b\\x1b[31m\\x07\n`);
+    expect(JSON.parse(robots([...args, "--format", "jsonl"], `${url}\n`).stdout)).toEqual({ url, allowed: false, line: 2, rule: `Disallow: ${url}` });
+  });
+
   it("gives --rule's text as far as --max-bytes read it", () => {
     const file = join(work, "rule-cut.txt");
     writeFileSync(file, "User-agent: *\nDisallow: /abcdef\n");

@@ -3,13 +3,16 @@ import { defaultEngine, initSync } from "../init.js";
 import { RobotsError } from "../errors.js";
 import type { BatchResult } from "../types.js";
 import { TSV_LINE_OVERHEAD } from "../wasm.js";
+import { printable } from "./format.js";
 
 export type CheckFormat = "tsv" | "jsonl";
 
 /**
  * The text of each robots.txt line (comment removed, trimmed, tabs as spaces), by line number (0:
- * no line, empty): as strings for JSON, and as UTF-8 bytes, line n at [offsets[n], offsets[n + 1])
- * of `text`, for the engine's TSV writer.
+ * no line, empty): as strings for JSON (which escapes controls itself), and as UTF-8 bytes, line
+ * n at [offsets[n], offsets[n + 1]) of `text`, for the engine's TSV writer, with the controls a
+ * terminal would act on written as escapes: TSV is what a terminal shows, and the file may come
+ * from any server (`check --fetch`).
  */
 export interface RuleTexts {
   strings: readonly string[];
@@ -19,7 +22,7 @@ export interface RuleTexts {
 
 export function ruleTexts(lines: readonly string[]): RuleTexts {
   const strings = ["", ...lines.map((line) => line.replace(/#.*$/s, "").trim().replace(/\t/g, " "))];
-  const encoded = strings.map((line) => utf8.encode(line));
+  const encoded = strings.map((line) => utf8.encode(printable(line)));
   const offsets = new Uint32Array(encoded.length + 1);
   for (let i = 0; i < encoded.length; i++) offsets[i + 1] = offsets[i] + encoded[i].length;
   const text = new Uint8Array(offsets[encoded.length]);

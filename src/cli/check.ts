@@ -20,11 +20,11 @@ export const CHECK_HELP = `Usage: robots check --robots FILE --agent NAME [optio
 Classifies URLs, one per line, from URLS_FILE or standard input ("-" or no file), and prints one
 tab-separated line per URL: "allowed" or "disallowed", the URL, and the matching robots.txt line
 (0 when no rule matched). URLs are written as read: a tab inside one (no valid URL holds one)
-adds a column, the verdict staying first and the line last; jsonl decodes them as UTF-8, bytes
-that are not UTF-8 becoming U+FFFD. It streams: millions of URLs in constant memory, so it works as a Unix
-filter and as the mapper of Hadoop Streaming or Spark's pipe(). A summary goes to standard
-error, and on a terminal a progress line (URLs, URLs/s, and the time left when the input size
-is known).
+adds a column, the verdict staying first and the line (then --rule's text) last; jsonl decodes
+them as UTF-8, bytes that are not UTF-8 becoming U+FFFD. It streams: millions of URLs in
+constant memory, so it works as a Unix filter and as the mapper of Hadoop Streaming or Spark's
+pipe(). A summary goes to standard error, and on a terminal a progress line (URLs, URLs/s, and
+the time left when the input size is known).
 
 Options:
   --robots FILE       The robots.txt file (required; "-" reads it from standard input)
