@@ -147,7 +147,10 @@ export interface RobotsOriginState {
 export interface RobotsCacheOptions extends FetchRobotsOptions {
   /** Parsing profile of the cached files (default `"google"`). */
   profile?: Profile;
-  /** Lifetime of a fetched robots.txt without `max-age`, in ms (default 24 h). */
+  /**
+   * Lifetime of a fetched robots.txt without `max-age`, in ms (default 24 h). It must lie within
+   * [`minTtl`, `maxTtl`]: a `ttl` above 24 h needs a `maxTtl` at least as long.
+   */
   ttl?: number;
   /** The most a `Cache-Control: max-age` may lengthen the lifetime to, in ms (default 24 h, RFC 9309 2.4). */
   maxTtl?: number;

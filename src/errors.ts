@@ -5,7 +5,7 @@
 export type RobotsErrorCode =
   /** `Robots.parse` (or anything needing the engine) before `init()` / `initSync()`. */
   | "ROBOTS_ERR_NOT_INITIALIZED"
-  /** A method called on a `Robots` after `dispose()`. */
+  /** A method called on a `Robots` after `dispose()`, or a batch given to a closed `RobotsWorkerPool`. */
   | "ROBOTS_ERR_DISPOSED"
   /** A URL that is not a string (or a URL batch that is neither `string[]` nor bytes). */
   | "ROBOTS_ERR_INVALID_URL"
@@ -21,7 +21,10 @@ export type RobotsErrorCode =
   | "ROBOTS_ERR_INVALID_BODY"
   /** An unknown option, or an option with a value of the wrong type or range. */
   | "ROBOTS_ERR_INVALID_OPTION"
-  /** The WebAssembly module could not be loaded or failed internally (a bug: please report it). */
+  /**
+   * The WebAssembly module could not be loaded or failed internally (a bug: please report it), or
+   * a worker of a `RobotsWorkerPool` died (out of memory, or stopped from outside): close the pool.
+   */
   | "ROBOTS_ERR_WASM"
   /** A URL whose scheme has no robots.txt (only http, https and ftp have one), or that the fetcher cannot fetch. */
   | "ROBOTS_ERR_UNSUPPORTED_SCHEME"

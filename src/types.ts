@@ -177,7 +177,7 @@ export interface RobotsTxt {
   /** Per-line metadata, one entry per line. */
   readonly lines: readonly LineInfo[];
   readonly input: InputInfo;
-  /** The lint report (robots-txt.md section 5). Needs `keepSource: true` at parse time, else throws `ROBOTS_ERR_NO_SOURCE`. */
+  /** The lint report (its codes: `LINT_CODES`). Needs `keepSource: true` at parse time, else throws `ROBOTS_ERR_NO_SOURCE`. */
   lint(): LintReport;
   /** Frees the compiled table. Further calls throw `ROBOTS_ERR_DISPOSED`. Idempotent. */
   dispose(): void;

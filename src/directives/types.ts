@@ -103,7 +103,7 @@ export interface Restriction {
 /** A directive that applied to the agents but had no effect under the policy. */
 export interface IgnoredDirective {
   directive: Directive;
-  reason: "positive-wins" | "not-honoured-by-policy" | "replaced-by-specific" | "obsolete";
+  reason: "positive-wins" | "not-honoured-by-policy" | "replaced-by-specific";
 }
 
 export interface ResolveOptions {
