@@ -29,7 +29,12 @@ export type RobotsErrorCode =
   /** A URL whose scheme has no robots.txt (only http, https and ftp have one), or that the fetcher cannot fetch. */
   | "ROBOTS_ERR_UNSUPPORTED_SCHEME"
   /** `RobotsCache.fromJSON` was given data that `toJSON()` did not produce (or a newer format). */
-  | "ROBOTS_ERR_INVALID_CACHE_DATA";
+  | "ROBOTS_ERR_INVALID_CACHE_DATA"
+  /**
+   * `new` on a class that a factory makes: `Robots.parse`, `IndexingDirectives.parse`,
+   * `RobotsWorkerPool.create` (TypeScript refuses such calls; plain JavaScript does not).
+   */
+  | "ROBOTS_ERR_NOT_CONSTRUCTIBLE";
 
 export class RobotsError extends Error {
   override readonly name = "RobotsError";
@@ -43,6 +48,15 @@ export class RobotsError extends Error {
 
 export function isRobotsError(value: unknown): value is RobotsError {
   return value instanceof RobotsError;
+}
+
+/**
+ * Checks that a constructor was called by its own module, which passes it `token` (a symbol no
+ * caller can get): `new Robots(body)` from plain JavaScript would otherwise build an object that
+ * fails later with a TypeError, or in a finalizer, where nothing can catch it.
+ */
+export function assertConstructedBy(given: unknown, token: symbol, name: string, factory: string): void {
+  if (given !== token) throw new RobotsError("ROBOTS_ERR_NOT_CONSTRUCTIBLE", `${name} has no public constructor: use ${factory}`);
 }
 
 /** Checks that a value passed as text to read is a string (`ROBOTS_ERR_INVALID_BODY`, naming `what`). */

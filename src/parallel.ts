@@ -14,11 +14,14 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
-import { describeValue, RobotsError } from "./errors.js";
+import { assertConstructedBy, describeValue, RobotsError } from "./errors.js";
 import { agentList, assertUrlBatch, checkOptionNames, PARSE_OPTION_NAMES, resolveParseOptions } from "./options.js";
 import { assertBody } from "./input.js";
 import { linesCapacity, writeLines } from "./url-bytes.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
+
+/** What create() passes the constructor (private in TypeScript, not in plain JavaScript). */
+const CONSTRUCT: unique symbol = Symbol("RobotsWorkerPool");
 
 /**
  * Parts per worker in one batch. Parts go to whichever worker is free, so more parts keep the
@@ -110,7 +113,8 @@ export class RobotsWorkerPool {
   #landed = 0;
   #copied = 0;
 
-  private constructor(workers: PoolWorker[]) {
+  private constructor(token: typeof CONSTRUCT, workers: PoolWorker[]) {
+    assertConstructedBy(token, CONSTRUCT, "RobotsWorkerPool", "RobotsWorkerPool.create(body, options)");
     this.#workers = workers;
     for (const { worker } of workers) {
       worker.on("message", (response: WorkerResponse) => this.#settle(response));
@@ -157,7 +161,7 @@ export class RobotsWorkerPool {
       await Promise.all(workers.map((worker) => worker.terminate()));
       throw error;
     }
-    return new RobotsWorkerPool(ready);
+    return new RobotsWorkerPool(CONSTRUCT, ready);
   }
 
   get size(): number {

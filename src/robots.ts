@@ -3,7 +3,7 @@
  * written into linear memory in one pass, one call per batch, results copied out.
  */
 import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
-import { RobotsError } from "./errors.js";
+import { assertConstructedBy, RobotsError } from "./errors.js";
 import { defaultEngine } from "./init.js";
 import { prepareInput } from "./input.js";
 import { lintRobots } from "./lint/index.js";
@@ -69,6 +69,9 @@ export interface RawBatch {
  */
 export const classifyInMemory = Symbol("classifyInMemory");
 
+/** What parseWith passes the constructor: only this module constructs a Robots. */
+const CONSTRUCT: unique symbol = Symbol("Robots");
+
 /** Parses a robots.txt with a given engine instance (tests use it to run the debug build). */
 export function parseWith(engine: Engine, body: string | Uint8Array, options?: ParseOptions): Robots {
   const { profile, maxBytes, keepSource } = resolveParseOptions(options);
@@ -78,7 +81,7 @@ export function parseWith(engine: Engine, body: string | Uint8Array, options?: P
   if (bytes.length > 0) engine.bytes.set(bytes, pointer);
   const handle = engine.call(() => engine.exports.compile(pointer, bytes.length, PROFILE_CODES[profile]));
   const source = keepSource ? (bytes.length > 0 ? bytes.slice() : new Uint8Array(0)) : undefined;
-  return new Robots(engine, handle, profile, info, source);
+  return new Robots(CONSTRUCT, engine, handle, profile, info, source);
 }
 
 /** User-agent lines with their group index, decoded from the table's text. */
@@ -153,7 +156,9 @@ export class Robots implements RobotsTxt {
   #selectedScope = 0;
 
   /** @internal Use `Robots.parse`. */
-  constructor(engine: Engine, handle: number, profile: Profile, input: InputInfo, source?: Uint8Array) {
+  constructor(token: typeof CONSTRUCT, engine: Engine, handle: number, profile: Profile, input: InputInfo, source?: Uint8Array) {
+    // Before the finalizer knows of this object: it would free a table that is not there.
+    assertConstructedBy(token, CONSTRUCT, "Robots", "Robots.parse(body, options)");
     this.#engine = engine;
     this.#handle = handle;
     this.#profile = profile;

@@ -3,6 +3,7 @@
  * wrong answer: the cases an audit of every export with hostile arguments found. The main entry
  * and the reference answer alike.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
@@ -13,6 +14,7 @@ import { RobotsWorkerPool } from "../src/parallel.js";
 import { Robots as ReferenceRobots } from "../src/reference/index.js";
 import { loadEngine } from "../src/wasm.js";
 import { leb128, name, section } from "../bench/wasm-binary.js";
+import { withCode } from "./support/robots-error.js";
 
 initSync();
 
@@ -36,6 +38,34 @@ function detached(text: string): Uint8Array {
 const RULES = "User-agent: *\nDisallow: /private/\n";
 // eslint-disable-next-line no-sparse-arrays
 const sparse = <T>(value: T): T[] => [, value] as T[];
+
+describe("new on the classes that a factory makes (plain JavaScript; TypeScript refuses it)", () => {
+  // As a caller without types would write them: the body where the private arguments go.
+  const construct = (Class: unknown, ...args: unknown[]) => () => new (Class as new (...args: unknown[]) => unknown)(...args);
+
+  it.each([
+    ["Robots", construct(Robots, RULES)],
+    ["Robots with no argument", construct(Robots)],
+    ["the reference's Robots", construct(ReferenceRobots, RULES)],
+    ["IndexingDirectives", construct(IndexingDirectives, { headers: "noindex" })],
+    ["RobotsWorkerPool", construct(RobotsWorkerPool, RULES, { workers: 1 })],
+  ])("%s is ROBOTS_ERR_NOT_CONSTRUCTIBLE, naming its factory", (_, run) => {
+    expect(run).toThrow(withCode("ROBOTS_ERR_NOT_CONSTRUCTIBLE", /has no public constructor: use (Robots\.parse|IndexingDirectives\.parse|RobotsWorkerPool\.create)\(/));
+  });
+
+  it("leaves nothing for the finalizer: a process that collected the half-built object lives on", () => {
+    // Before the check, the finalizer freed "the table" of such an object at the next collection,
+    // and its TypeError there ended the process. The built package, in a process of its own.
+    const script = `
+      const { initSync, Robots } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
+      initSync();
+      try { new Robots("User-agent: *\\nDisallow: /"); } catch {}
+      for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((resolve) => setTimeout(resolve, 20)); }
+      console.log("alive");`;
+    const child = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8" });
+    expect([child.status, child.stdout.trim(), child.stderr]).toEqual([0, "alive", ""]);
+  });
+});
 
 describe("agents and URLs in sparse arrays (holes are undefined, which every() and forEach() skip)", () => {
   it.each([["main", Robots], ["reference", ReferenceRobots]] as const)("%s: every query with a hole among its agents is ROBOTS_ERR_INVALID_AGENT", async (_, Implementation) => {

@@ -2,7 +2,7 @@
  * `IndexingDirectives`: everything a page says about indexing, from its meta tags (scanned in WASM)
  * and its X-Robots-Tag headers, kept per agent name so that the caller chooses the agents.
  */
-import { RobotsError } from "../errors.js";
+import { assertConstructedBy, RobotsError } from "../errors.js";
 import { defaultEngine } from "../init.js";
 import { checkOptionNames } from "../options.js";
 import type { Engine } from "../wasm.js";
@@ -62,6 +62,9 @@ function encodingOption(options: PageDirectivesOptions | undefined): string | un
   return encoding;
 }
 
+/** What readPageWith passes the constructor: only this module constructs an IndexingDirectives. */
+const CONSTRUCT: unique symbol = Symbol("IndexingDirectives");
+
 /** Reads a page with a given engine (tests use it to run the debug build). */
 export function readPageWith(engine: Engine | undefined, page: PageSource, options?: PageDirectivesOptions): IndexingDirectives {
   checkPage(page);
@@ -81,7 +84,7 @@ export function readPageWith(engine: Engine | undefined, page: PageSource, optio
       readDirectiveList(tag.content, agent, false, source, set);
     });
   }
-  return new IndexingDirectives(set, metaTags, headerValues, input);
+  return new IndexingDirectives(CONSTRUCT, set, metaTags, headerValues, input);
 }
 
 export class IndexingDirectives {
@@ -106,7 +109,8 @@ export class IndexingDirectives {
   readonly #set: DirectiveSet;
 
   /** @internal Use `IndexingDirectives.parse`. */
-  constructor(set: DirectiveSet, metaTags: readonly MetaTag[], headerValues: readonly string[], input: PageInput | null) {
+  constructor(token: typeof CONSTRUCT, set: DirectiveSet, metaTags: readonly MetaTag[], headerValues: readonly string[], input: PageInput | null) {
+    assertConstructedBy(token, CONSTRUCT, "IndexingDirectives", "IndexingDirectives.parse(page, options)");
     this.#set = set;
     this.metaTags = metaTags;
     this.headerValues = headerValues;

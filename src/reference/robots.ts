@@ -8,7 +8,7 @@ import type { Group, RobotsModel } from "./model.js";
 import { profileSwitches, type ProfileSwitches } from "./profile.js";
 import { crawlDelayFor } from "./records.js";
 import { Verdicts } from "./verdict.js";
-import { RobotsError } from "../errors.js";
+import { assertConstructedBy, RobotsError } from "../errors.js";
 import { lintRobots } from "../lint/index.js";
 import { prepareInput } from "../input.js";
 import { agentList, assertUrl, assertUrlBatch, resolveParseOptions } from "../options.js";
@@ -48,6 +48,9 @@ function describeGroup(group: Group): GroupInfo {
   });
 }
 
+/** What parse() passes the constructor (private in TypeScript, not in plain JavaScript). */
+const CONSTRUCT: unique symbol = Symbol("Robots");
+
 export class Robots implements RobotsTxt {
   readonly #switches: ProfileSwitches;
   readonly #model: RobotsModel;
@@ -61,7 +64,8 @@ export class Robots implements RobotsTxt {
   readonly #source: Uint8Array | undefined;
   #disposed = false;
 
-  private constructor(switches: ProfileSwitches, model: RobotsModel, input: InputInfo, source: Uint8Array | undefined) {
+  private constructor(token: typeof CONSTRUCT, switches: ProfileSwitches, model: RobotsModel, input: InputInfo, source: Uint8Array | undefined) {
+    assertConstructedBy(token, CONSTRUCT, "Robots", "Robots.parse(body, options)");
     this.#switches = switches;
     this.#model = model;
     this.#verdicts = new Verdicts(model.groups, switches);
@@ -85,7 +89,7 @@ export class Robots implements RobotsTxt {
     const switches = profileSwitches(profile);
     // The BOM (if any) is still in the bytes; the line splitter skips it (decision 4).
     const model = buildModel(bytesToBinary(input.bytes), switches);
-    return new Robots(switches, model, input.info, keepSource ? (input.bytes.length > 0 ? input.bytes.slice() : new Uint8Array(0)) : undefined);
+    return new Robots(CONSTRUCT, switches, model, input.info, keepSource ? (input.bytes.length > 0 ? input.bytes.slice() : new Uint8Array(0)) : undefined);
   }
 
   get profile(): Profile {
