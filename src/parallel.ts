@@ -95,6 +95,21 @@ export const partCounts = Symbol("partCounts");
 /** For tests, not part of the API: `pool[workerThreads]()` gives the pool's threads (to stop one, as a crash would). */
 export const workerThreads = Symbol("workerThreads");
 
+/**
+ * The process's Node options for a worker, less `--input-type`: a worker inherits them, and that
+ * one makes a worker started from a file fail (ERR_INPUT_TYPE_NOT_ALLOWED) when the process runs
+ * a script given to `node --input-type=module -e`.
+ */
+function workerExecArgv(): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < process.execArgv.length; i++) {
+    const option = process.execArgv[i];
+    if (option === "--input-type") i++; // its value is the next argument
+    else if (!option.startsWith("--input-type=")) kept.push(option);
+  }
+  return kept;
+}
+
 export class RobotsWorkerPool {
   readonly #workers: PoolWorker[];
   readonly #pending = new Map<number, Pending>();
@@ -141,7 +156,7 @@ export class RobotsWorkerPool {
     }
     resolveParseOptions(parseOptions); // Bad options fail here, not in every worker.
     const script = new URL("./parallel-worker.js", import.meta.url);
-    const workers = Array.from({ length: count }, () => new Worker(script, { workerData: { body, options: parseOptions } }));
+    const workers = Array.from({ length: count }, () => new Worker(script, { workerData: { body, options: parseOptions }, execArgv: workerExecArgv() }));
     let ready: PoolWorker[];
     try {
       ready = await Promise.all(
