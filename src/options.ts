@@ -69,8 +69,14 @@ export function agentList(agent: AgentQuery): readonly string[] {
 
 export function assertUrl(url: unknown): asserts url is string {
   if (typeof url !== "string") {
-    throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL must be a string, got ${url === null ? "null" : typeof url}`);
+    throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL must be a string, got ${urlTypeOf(url)}`);
   }
+}
+
+/** What a URL argument that is not a string is, as a message says it: a WHATWG URL gets a hint. */
+function urlTypeOf(value: unknown): string {
+  if (value === null) return "null";
+  return typeof URL !== "undefined" && value instanceof URL ? "a URL object (pass its href)" : typeof value;
 }
 
 /** Checks a URL batch: a `Uint8Array` of lines, or an array whose every element is a string. */
@@ -81,7 +87,7 @@ export function assertUrlBatch(urls: unknown): asserts urls is readonly string[]
   }
   for (let i = 0; i < urls.length; i++) {
     if (typeof urls[i] !== "string") {
-      throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${i} must be a string, got ${urls[i] === null ? "null" : typeof urls[i]}`);
+      throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${i} must be a string, got ${urlTypeOf(urls[i])}`);
     }
   }
 }

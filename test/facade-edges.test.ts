@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { initSync, isRobotsError, originOf, parseCrawlDelay, Robots, RobotsCache, robotsUrl } from "../src/index.js";
 import { parseWith } from "../src/robots.js";
+import { Robots as ReferenceRobots } from "../src/reference/index.js";
 import { loadEngine, type Engine } from "../src/wasm.js";
 import { withCode } from "./support/robots-error.js";
 
@@ -52,6 +53,17 @@ describe("error messages", () => {
       withCode("ROBOTS_ERR_INVALID_URL", /^URL at index 2 must be a string, got number$/),
     );
     robots.dispose();
+  });
+
+  it("a WHATWG URL object where a string goes says what to pass instead (one URL or in a batch), in both implementations", () => {
+    initSync();
+    for (const Implementation of [Robots, ReferenceRobots]) {
+      const robots = Implementation.parse("User-agent: *\nDisallow: /x\n");
+      const url = new URL("http://a.com/x") as never;
+      expect(() => robots.isAllowed(url, "bot")).toThrowError(withCode("ROBOTS_ERR_INVALID_URL", /^URL must be a string, got a URL object \(pass its href\)$/));
+      expect(() => robots.classify(["http://a.com/", url], "bot")).toThrowError(withCode("ROBOTS_ERR_INVALID_URL", /^URL at index 1 must be a string, got a URL object \(pass its href\)$/));
+      robots.dispose();
+    }
   });
 
   it("a text helper given null says null, not object", () => {
