@@ -94,6 +94,19 @@ describe("the packed package", () => {
     expect(JSON.parse(child.stdout)).toEqual({ engine: [0, 1], pool: [0, 1], reference: [0, 1], wasm: true, version });
   });
 
+  it("loads from CommonJS: import() anywhere, require() where Node loads ES modules so (20.19 and later)", () => {
+    const script = `
+      const body = "User-agent: *\\nDisallow: /private/\\n";
+      const required = process.features.require_module ? require("robots-wasm") : undefined;
+      import("robots-wasm").then((imported) => {
+        imported.initSync();
+        const answers = [imported, required ?? imported].map((m) => m.Robots.parse(body).isAllowed("https://a.com/private/x", "bot"));
+        console.log(JSON.stringify({ answers, same: required === undefined || required.Robots === imported.Robots }));
+      });`;
+    const child = run(process.execPath, ["--input-type=commonjs", "-e", script], app);
+    expect([child.stderr, JSON.parse(child.stdout)]).toEqual(["", { answers: [false, false], same: true }]);
+  });
+
   it("runs its bin as a user's shell would", () => {
     const { bin } = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { bin: { robots: string } };
     // Through its shebang, not through node.
