@@ -99,6 +99,9 @@ describe("robots fetch", () => {
     [["fetch", "http://127.0.0.1:9/", "--on-network-failure", "maybe"], /^robots: fetch: --on-network-failure must be "unreachable" or "unavailable"/],
     [["fetch", "http://127.0.0.1:9/", "--timeout", "soon"], /^robots: fetch: --timeout must be a positive whole number of milliseconds, got "soon"/],
     [["fetch", "http://127.0.0.1:9/", "--max-bytes", "1000"], /^robots: fetch: --max-bytes must be an integer of at least 512000/],
+    // Past the largest timer Node sets: the cache refuses it, and the message names the flag.
+    [["fetch", "http://127.0.0.1:9/", "--timeout", "99999999999"], /^robots: fetch: --timeout must be a positive number of milliseconds, at most 2147483647/],
+    [["fetch", "http://127.0.0.1:9/", "--connect-timeout", "3000000000"], /^robots: fetch: --connect-timeout must be a positive number of milliseconds, at most 2147483647/],
   ])("fails with one line and exit code 2: %j", async (args, message) => {
     const { code, stdout, stderr } = await robots(args);
     expect(code).toBe(2);

@@ -69,6 +69,7 @@ export function cacheOptions(command: string, values: { [K in keyof typeof FETCH
 /** The command-line names of the cache options that the cache itself validates. */
 const FLAGS: Record<string, string> = {
   on429: "--on-429", onNetworkFailure: "--on-network-failure", maxBytes: "--max-bytes", profile: "--profile", userAgent: "--user-agent",
+  totalTimeout: "--timeout", connectTimeout: "--connect-timeout",
 };
 
 /** A cache for the command line; option errors become one-line CLI errors naming the flag. */
