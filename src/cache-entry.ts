@@ -19,9 +19,9 @@ export interface CacheEntry {
   fetch: RobotsFetchInfo;
   /** The entry answers until then (ms); afterwards the next question fetches again. */
   expiresAt: number;
-  /** When the current run of unreachable fetches began; null when the latest fetch was not unreachable. */
+  /** When the current run of failed fetches began (see failed); null when the latest fetch did not fail. */
   unreachableSince: number | null;
-  /** The last 2xx copy: current after an "ok" fetch, kept through unreachable ones. */
+  /** The last 2xx copy: current after an "ok" fetch, kept through failed ones. */
   good: GoodCopy | null;
   /** Body and compiled table, for the cache's byte bound. */
   bytes: number;
@@ -32,17 +32,30 @@ export type InForce =
   | { policy: "rules"; robots: Robots; stale: boolean; copy: GoodCopy }
   | { policy: Exclude<CrawlPolicy, "rules">; reason: Exclude<CrawlReason, "rule" | "no-rule"> };
 
+/**
+ * Whether a fetch failed to reach the robots.txt: it was unreachable (5xx, and by default a
+ * network failure, a timeout or a 429), or it failed on the network and the caller counts that as
+ * unavailable (onNetworkFailure). Either way the server said nothing about its rules: the last good
+ * copy stands (crawler policy: "when a refresh fails with a server or network error, keep using
+ * the last good copy"), and the fetch is tried again soon.
+ */
+function failed(fetch: RobotsFetchInfo): boolean {
+  return fetch.outcome === "unreachable" || fetch.reason === "network-error" || fetch.reason === "timeout";
+}
+
 export function inForce(entry: CacheEntry, now: number, options: ResolvedCacheOptions): InForce {
   const { fetch, good } = entry;
   if (fetch.outcome === "ok" && good !== null) return { policy: "rules", robots: good.robots, stale: false, copy: good };
-  if (fetch.outcome === "unreachable") {
+  if (failed(fetch)) {
     // RFC 9309 2.3.1.4: unreachable means complete disallow; a crawler may keep using a cached
     // copy (RFC 9309 2.4: "unless the robots.txt file is unreachable") for a reasonably long
-    // time, after which it may treat the file as unavailable.
+    // time, after which it may treat the file as unavailable. A network failure counted as
+    // unavailable allows everything where there is no copy to keep.
+    const unreachable = fetch.outcome === "unreachable";
     const longUnreachable = now - (entry.unreachableSince ?? now) >= options.unreachableLimit;
-    if (longUnreachable) return { policy: options.afterUnreachableLimit, reason: "unreachable" };
-    if (good !== null) return { policy: "rules", robots: good.robots, stale: true, copy: good };
-    return { policy: "disallow-all", reason: "unreachable" };
+    const withoutCopy: InForce = unreachable ? { policy: "disallow-all", reason: "unreachable" } : { policy: "allow-all", reason: "unavailable" };
+    if (longUnreachable) return unreachable ? { policy: options.afterUnreachableLimit, reason: "unreachable" } : withoutCopy;
+    return good !== null ? { policy: "rules", robots: good.robots, stale: true, copy: good } : withoutCopy;
   }
   const redirects = fetch.reason === "redirect-limit" || fetch.reason === "redirect-loop";
   return { policy: "allow-all", reason: redirects ? "redirect-limit" : "unavailable" };
@@ -50,8 +63,8 @@ export function inForce(entry: CacheEntry, now: number, options: ResolvedCacheOp
 
 /** How long a fetched answer stands: `max-age` if given, within [minTtl, maxTtl]; else `ttl`. */
 export function lifetimeOf(fetch: RobotsFetchInfo, options: ResolvedCacheOptions): number {
-  // Unreachable answers are retried sooner: RFC 9309 2.3.1.4 asks to disallow only "for now".
-  if (fetch.outcome === "unreachable") return options.retryInterval;
+  // Failed fetches are retried sooner: RFC 9309 2.3.1.4 asks to disallow only "for now".
+  if (failed(fetch)) return options.retryInterval;
   const wanted = fetch.maxAge === null ? options.ttl : fetch.maxAge * 1000;
   return Math.min(Math.max(wanted, options.minTtl), options.maxTtl);
 }
@@ -63,13 +76,14 @@ export function fetchInfoOf(result: RobotsFetchResult, fetchedAt: number): Robot
 }
 
 /**
- * What the previous entry hands on to the next fetch's: after a success nothing; after a failure
- * the good copy (until the long-unreachable limit) and when the failures began.
+ * What the previous entry hands on to the next fetch's: after an answer from the server nothing;
+ * after a failure (see failed) the good copy (until the long-unreachable limit) and when the
+ * failures began.
  */
 export function carriedOver(
   previous: CacheEntry | undefined, fetch: RobotsFetchInfo, options: ResolvedCacheOptions,
 ): { good: GoodCopy | null; unreachableSince: number | null } {
-  if (fetch.outcome !== "unreachable") return { good: null, unreachableSince: null };
+  if (!failed(fetch)) return { good: null, unreachableSince: null };
   const since = previous?.unreachableSince ?? fetch.fetchedAt;
   const good = fetch.fetchedAt - since >= options.unreachableLimit ? null : previous?.good ?? null;
   return { good, unreachableSince: since };

@@ -76,7 +76,9 @@ export interface FetchRobotsOptions {
   on429?: "unreachable" | "unavailable";
   /**
    * A network failure (refused, reset, DNS, a body cut short, a proxy's 407) or a timeout means
-   * "unreachable" (default, as RFC 9309 2.3.1.4: disallow all) or "unavailable" (allow all).
+   * "unreachable" (default, as RFC 9309 2.3.1.4: disallow all) or "unavailable" (allow all). Either
+   * way a cache keeps the rules of a good copy fetched before (up to `unreachableLimit`) and tries
+   * again after `retryInterval`: the failure said nothing about the site's rules.
    */
   onNetworkFailure?: "unreachable" | "unavailable";
   /** The fetch function (default: the platform's `fetch`); for tests and custom transports. */
@@ -136,7 +138,7 @@ export interface RobotsOriginState {
   rulesFetch: RobotsFetchInfo | null;
   /** When the cache will fetch again (milliseconds since the epoch). */
   expiresAt: number;
-  /** When the current run of failed fetches began; null when the latest fetch was not unreachable. */
+  /** When the current run of failed fetches began (unreachable, or a network failure); null when the latest fetch did not fail. */
   unreachableSince: number | null;
   /** Sitemap URLs of the rules in force. */
   sitemaps: readonly string[];

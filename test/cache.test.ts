@@ -284,11 +284,33 @@ describe("RFC 9309 2.3.1.4 and 2.4: unreachable refreshes keep the last good cop
     expect(cache.bytes).toBe(0);
   });
 
-  it("allows a site whose fetch fails on the network when onNetworkFailure is \"unavailable\"", async () => {
+  it("allows a site whose fetch fails on the network when onNetworkFailure is \"unavailable\", and tries again after retryInterval", async () => {
     const cache = freshCache({ onNetworkFailure: "unavailable", fetch: () => Promise.reject(new TypeError("fetch failed")) });
     expect(await cache.explain(`${net.site.origin}/private/x`, "ExampleBot")).toMatchObject({
       allowed: true, reason: "unavailable", fetch: expect.objectContaining({ outcome: "unavailable", reason: "network-error" }),
     });
+    expect(await cache.describe(net.site.origin)).toMatchObject({ policy: "allow-all", expiresAt: START + 10 * MINUTE, unreachableSince: START });
+  });
+
+  it.each([
+    ["a server that stops answering", () => net.site.route("/robots.txt", silent), "timeout"],
+    ["a connection cut before the response", () => net.site.route("/robots.txt", (_request, response) => response.socket?.destroy()), "network-error"],
+  ] as const)("keeps the copy through %s when network failures count as unavailable: the failure says nothing of the rules", async (_, fail, reason) => {
+    net.site.route("/robots.txt", text(RULES));
+    const cache = freshCache({ onNetworkFailure: "unavailable", connectTimeout: 30 });
+    await cache.isAllowed(`${net.site.origin}/`, "ExampleBot");
+    fail();
+    const failedAt = START + DAY;
+    now = failedAt;
+    expect(await cache.explain(`${net.site.origin}/private/x`, "ExampleBot")).toMatchObject({
+      allowed: false, reason: "rule", stale: true, fetch: expect.objectContaining({ outcome: "unavailable", reason }),
+    });
+    expect(await cache.describe(net.site.origin)).toMatchObject({
+      policy: "rules", stale: true, unreachableSince: failedAt, expiresAt: failedAt + 10 * MINUTE,
+    });
+    // Past 30 days of failures the option's answer stands.
+    now = failedAt + 30 * DAY;
+    expect(await cache.explain(`${net.site.origin}/private/x`, "ExampleBot")).toMatchObject({ allowed: true, reason: "unavailable", stale: false });
   });
 
   it("disallows a site never fetched successfully for 30 days of failures, then allows everything", async () => {
