@@ -310,6 +310,33 @@ describe.each(scanners)("$name: HTML tokenizer rules (HTML 13.2.5)", (scanner) =
       expect(pairs(scanner.scan(bytes))).toEqual([]);
     });
 
+    it.each([
+      ["unicode", "utf-16le", false], ["ucs-2", "utf-16le", false], ["csunicode", "utf-16le", false], ["UTF-16", "utf-16le", false],
+      ["unicodefffe", "utf-16be", true], ["utf-16be", "utf-16be", true],
+    ] as const)("takes %j, a WHATWG label of UTF-16, as %s", (label, encoding, bigEndian) => {
+      const bytes = new Uint8Array([..."<meta name=a content=b>"].flatMap((c) => (bigEndian ? [0, c.charCodeAt(0)] : [c.charCodeAt(0), 0])));
+      const page = scanner.read({ html: bytes }, { encoding: label });
+      expect(pairs([...page.metaTags])).toEqual([["a", "b"]]);
+      expect(page.input).toEqual({ bytes: bytes.length, encoding, bom: false, transcoded: true });
+    });
+
+    it("lets a byte order mark decide over the declared encoding, a UTF-8 one too (the Encoding standard's BOM sniffing)", () => {
+      const utf8 = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode("<meta name=robots content=\"caf\u00e9\">")]);
+      for (const declared of ["utf-16", "windows-1252"]) {
+        const page = scanner.read({ html: utf8 }, { encoding: declared });
+        expect(pairs([...page.metaTags])).toEqual([["robots", "caf\u00e9"]]);
+        expect(page.input).toEqual({ bytes: utf8.length, encoding: "utf-8", bom: true, transcoded: false });
+      }
+      const utf16 = new Uint8Array([0xff, 0xfe, ..."<meta name=a content=b>"].flatMap((c) => (typeof c === "number" ? [c] : [c.charCodeAt(0), 0])));
+      expect(scanner.read({ html: utf16 }, { encoding: "utf-16be" }).input).toEqual({ bytes: utf16.length, encoding: "utf-16le", bom: true, transcoded: true });
+    });
+
+    it("names an encoding by its canonical name, and keeps a label no decoder knows (read as UTF-8)", () => {
+      const bytes = new TextEncoder().encode("<meta name=a content=b>");
+      expect(scanner.read({ html: bytes }, { encoding: "latin1" }).input!.encoding).toBe("windows-1252");
+      expect(scanner.read({ html: bytes }, { encoding: "x-no-such" }).input!.encoding).toBe("x-no-such");
+    });
+
     it("scans other encodings as bytes and decodes values with the declared encoding", () => {
       const bytes = new Uint8Array([...new TextEncoder().encode("<meta name=robots content=\"caf"), 0xe9, 0x22, 0x3e]);
       expect(pairs(scanner.scan(bytes, "windows-1252"))).toEqual([["robots", "caf\u00e9"]]);

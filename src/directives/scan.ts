@@ -17,12 +17,22 @@ const utf8Encoder = new TextEncoder();
 /** What the scanner reads: bytes as given, or text to be written as UTF-8. */
 type PageBytes = { kind: "bytes"; bytes: Uint8Array } | { kind: "text"; text: string };
 
-function utf16Encoding(bytes: Uint8Array, declared: string | undefined): "utf-16le" | "utf-16be" | undefined {
-  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
-  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
-  if (declared === "utf-16" || declared === "utf-16le") return "utf-16le"; // the WHATWG label "utf-16" is LE
-  if (declared === "utf-16be") return "utf-16be";
-  return undefined;
+/**
+ * A page's encoding as the Encoding standard decides it: a byte order mark first (UTF-8, UTF-16LE
+ * or UTF-16BE), else the caller's label, resolved as TextDecoder resolves labels (`unicode`,
+ * `ucs-2` and `utf-16` are UTF-16LE, `latin1` is windows-1252); an unknown label is kept as given
+ * (and its names and contents read as UTF-8).
+ */
+function pageEncoding(bytes: Uint8Array, declared: string | undefined): { encoding: string; bom: boolean } {
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: "utf-8", bom: true };
+  if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: "utf-16le", bom: true };
+  if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: "utf-16be", bom: true };
+  if (!declared) return { encoding: "utf-8", bom: false };
+  try {
+    return { encoding: new TextDecoder(declared).encoding, bom: false };
+  } catch {
+    return { encoding: declared, bom: false };
+  }
 }
 
 /**
@@ -36,16 +46,14 @@ function preparePage(html: unknown, encoding: string | undefined): { page: PageB
     return { page: { kind: "text", text: html }, input: { bytes: 0, encoding: "utf-8", bom: html.charCodeAt(0) === 0xfeff, transcoded: false } };
   }
   if (!(html instanceof Uint8Array)) throw new RobotsError("ROBOTS_ERR_INVALID_BODY", "a page must be a string or a Uint8Array");
-  const utf16 = utf16Encoding(html, declared);
-  if (utf16 !== undefined) {
-    const bom = html.length >= 2 && ((html[0] === 0xff && html[1] === 0xfe) || (html[0] === 0xfe && html[1] === 0xff));
+  const { encoding: found, bom } = pageEncoding(html, declared);
+  if (found === "utf-16le" || found === "utf-16be") {
     return {
-      page: { kind: "text", text: new TextDecoder(utf16).decode(html) }, // drops the BOM
-      input: { bytes: html.length, encoding: utf16, bom, transcoded: true },
+      page: { kind: "text", text: new TextDecoder(found).decode(html) }, // drops the BOM
+      input: { bytes: html.length, encoding: found, bom, transcoded: true },
     };
   }
-  const utf8Bom = html.length >= 3 && html[0] === 0xef && html[1] === 0xbb && html[2] === 0xbf;
-  return { page: { kind: "bytes", bytes: html }, input: { bytes: html.length, encoding: declared || "utf-8", bom: utf8Bom, transcoded: false } };
+  return { page: { kind: "bytes", bytes: html }, input: { bytes: html.length, encoding: found, bom, transcoded: false } };
 }
 
 /** UTF-8 length of a string (lone surrogates count as the 3 bytes of U+FFFD, as TextEncoder writes them). */

@@ -176,6 +176,9 @@ export type HeaderInput =
   | Readonly<Record<string, string | readonly string[] | number | undefined>>;
 
 export interface PageDirectivesOptions {
-  /** The page's encoding when known from Content-Type (a UTF-16 page without BOM is decoded); default from the BOM. */
+  /**
+   * The page's encoding when known from Content-Type, as a WHATWG label (`utf-16`, `unicode`, `ucs-2`:
+   * a UTF-16 page without BOM is decoded). A byte order mark overrides it, as the Encoding standard says.
+   */
   encoding?: string;
 }
