@@ -59,6 +59,21 @@ describe("robots meta (runMeta)", () => {
     expect(lines.some((line) => /^ignored +noarchive \(not-honoured-by-policy\)/.test(line))).toBe(true);
   });
 
+  it("reads --now without an offset as UTC, as the pages' dates are, whatever the machine's time zone", async () => {
+    const header = "X-Robots-Tag: unavailable_after: 2025-12-03T13:09:53";
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ["UTC", "America/New_York", "Asia/Tokyo"]) {
+        process.env.TZ = tz;
+        const { stdout } = await meta([PAGE, "--agent", "x", "--header", header, "--now", "2025-12-03T13:00:00"]);
+        expect(stdout.split("\n").find((line) => line.startsWith("index ")), tz).toMatch(/^index +yes/);
+      }
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it("prints every row: unlimited video, the AI directives, index-if-embedded, each obsolete one, the causes, the date as of --now", async () => {
     const page = file("rows.html", '<meta name="robots" content="max-video-preview:-1, notranslate, max-image-preview:standard, noodp, noydir, noindex, indexifembedded, noai, noimageai, unavailable_after: 2020-01-01">');
     const source = '[meta "robots" at byte 0 (head)]';
@@ -121,7 +136,7 @@ describe("robots meta (runMeta)", () => {
     [[PAGE], /--agent NAME is required/],
     [[PAGE, "--agent", "x", "--policy", "duck"], /--policy must be one of google, bing, yandex, specific-overrides-generic/],
     [[PAGE, "--agent", "x", "--header", "Content-Type: text/html"], /--header must be "X-Robots-Tag: VALUE"/],
-    [[PAGE, "--agent", "x", "--now", "someday"], /--now must be an ISO 8601 date/],
+    [[PAGE, "--agent", "x", "--now", "someday"], /--now must be a date as unavailable_after takes them \(ISO 8601, RFC 822\), got "someday"/],
     [["nope.html", "--agent", "x"], /cannot read "nope.html": ENOENT/],
     [[PAGE, "--agent", "x", "--bogus"], /Unknown option '--bogus'/],
   ])("rejects %j with a CliError (exit code 2)", async (args, message) => {

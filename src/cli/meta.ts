@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { xRobotsTagFromLine } from "../directives/headers.js";
-import { IndexingDirectives, init, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
+import { IndexingDirectives, init, parseDirectiveDate, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
 import { parseCommand } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { printableDeep } from "./format.js";
@@ -19,7 +19,8 @@ Options:
   --header LINE       A response header "X-Robots-Tag: VALUE" (repeatable, in order; the name in
                       any case, with or without spaces around it)
   --policy NAME       google (default), bing, yandex or specific-overrides-generic
-  --now DATE          The time unavailable_after is compared with (ISO 8601; default: now)
+  --now DATE          The time unavailable_after is compared with (ISO 8601 or RFC 822; without an
+                      offset, UTC; default: now)
   --encoding LABEL    The page's encoding from Content-Type (utf-16le pages without BOM; values of other encodings)
   --json              Print the resolution, the meta tags and the header values as JSON
   -h, --help          Show this help
@@ -68,8 +69,10 @@ function parseMetaArgs(args: string[]): MetaOptions | "help" {
   });
   let now: number | undefined;
   if (values.now !== undefined) {
-    now = Date.parse(values.now);
-    if (Number.isNaN(now)) throw new CliError(`meta: --now must be an ISO 8601 date, got "${values.now}"`);
+    // Read as the pages' dates are (a date-time without an offset is UTC), not by Date.parse,
+    // which would read one in the machine's time zone.
+    now = parseDirectiveDate(values.now)?.getTime();
+    if (now === undefined) throw new CliError(`meta: --now must be a date as unavailable_after takes them (ISO 8601, RFC 822), got "${values.now}"`);
   }
   return {
     file: positionals[0]!,
