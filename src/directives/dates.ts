@@ -51,7 +51,10 @@ function fullYear(digits: string): number {
 function utcTime(year: number, month: number, day: number, hour: number, minute: number, second: number, millisecond: number, offsetMinutes: number): number | undefined {
   const endOfDay = hour === 24 && minute === 0 && second === 0 && millisecond === 0;
   if (month < 0 || month > 11 || day < 1 || (hour > 23 && !endOfDay) || minute > 59 || second > 59) return undefined;
-  const daysInMonth = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  // setUTCFullYear, not Date.UTC, which reads years 0 to 99 as 1900 to 1999 (leap years differ).
+  const lastDay = new Date(0);
+  lastDay.setUTCFullYear(year, month + 1, 0);
+  const daysInMonth = lastDay.getUTCDate();
   if (day > daysInMonth) return undefined;
   const date = new Date(0);
   date.setUTCFullYear(year, month, day); // years below 100 are not shifted to 19xx
@@ -71,8 +74,11 @@ function zoneOffset(zone: string | undefined): number | undefined {
   return ZONES[zone.toLowerCase()];
 }
 
-/** ISO 8601 extended format (`2025-12-03T13:09:53.5+05:00`); the time to the hour, minute or second. */
-const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+/**
+ * ISO 8601 extended format (`2025-12-03T13:09:53.5+05:00`); the time to the hour, minute or second;
+ * the year in four digits or expanded to six with a sign (`+010000`), as toISOString writes it.
+ */
+const ISO = /^(\d{4}|[+-]\d{6})-(\d{2})-(\d{2})(?:[Tt ](\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 /** ISO 8601 basic format (`20251203`, `20251203T130953Z`, `20251203T1309+0500`). */
 const ISO_BASIC = /^(\d{4})(\d{2})(\d{2})(?:[Tt](\d{2})(?:(\d{2})(?:(\d{2})(?:[.,](\d{1,9}))?)?)?\s*([Zz]|[+-]\d{2}(?:\d{2})?)?)?$/;
 const RFC = /^(?:([A-Za-z]+)(?:,\s*|\s+))?(\d{1,2})(?:\s+|-)([A-Za-z]+)(?:\s+|-)(\d{4}|\d{2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([A-Za-z]+|[+-]\d{4}))?$/;

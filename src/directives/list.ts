@@ -150,6 +150,17 @@ function typedDirective(
 /** The list element a directive serialises to (`noindex`, `max-snippet:20`, `unavailable_after: <RFC 1123 date>`). */
 export function directiveText(directive: Directive): string {
   if (!("value" in directive)) return directive.name;
-  if (directive.name === "unavailable_after") return `unavailable_after: ${directive.value.toUTCString()}`;
+  if (directive.name === "unavailable_after") return `unavailable_after: ${dateText(directive.value)}`;
   return `${directive.name}:${directive.value}`;
+}
+
+/**
+ * A date as RFC 1123 writes it (`Wed, 03 Dec 2025 13:09:53 GMT`, the form of Google's examples)
+ * where that form holds the instant: whole seconds in years 0 to 9999. Else ISO 8601 to the
+ * millisecond, with the expanded year (`+010000`) that the date reader also takes.
+ */
+function dateText(date: Date): string {
+  const year = date.getUTCFullYear();
+  const exact = date.getUTCMilliseconds() === 0 && year >= 0 && year <= 9999;
+  return exact ? date.toUTCString() : date.toISOString();
 }

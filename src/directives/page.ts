@@ -7,7 +7,8 @@ import { defaultEngine } from "../init.js";
 import { checkOptionNames } from "../options.js";
 import type { Engine } from "../wasm.js";
 import { xRobotsTagValues } from "./headers.js";
-import { asciiLower, type DirectiveSet, emptyDirectiveSet, readDirectiveList, trimSpace } from "./list.js";
+import { type DirectiveSet, emptyDirectiveSet, readDirectiveList } from "./list.js";
+import { metaAgent } from "./meta-names.js";
 import { agentNames, resolveDirectives } from "./resolve.js";
 import { scanPageWith } from "./scan.js";
 import { toHeaderValues, toMetaTags } from "./serialize.js";
@@ -20,24 +21,6 @@ import type {
 export interface PageSource {
   html?: string | Uint8Array;
   headers?: HeaderInput;
-}
-
-/**
- * Meta names that are HTML's own metadata names (and viewport), not crawler names: their content
- * is not a directive list. Every other name that is a product token (letters, digits, `-`, `_`)
- * is a group, so that the caller can ask for any crawler.
- */
-const NON_CRAWLER_NAMES: ReadonlySet<string> = new Set([
-  "application-name", "author", "description", "generator", "keywords", "referrer", "theme-color", "color-scheme",
-  "viewport",
-]);
-
-/** The agent a meta tag's directives apply to: null for `robots`, undefined when the name is no crawler's. */
-export function metaAgent(name: string): string | null | undefined {
-  const agent = asciiLower(trimSpace(name));
-  if (agent === "robots") return null;
-  if (!/^[a-z0-9_-]+$/.test(agent) || NON_CRAWLER_NAMES.has(agent)) return undefined;
-  return agent;
 }
 
 /** Checks the page argument's shape: an object with `html` and `headers` at most (each checked where it is read). */
@@ -149,12 +132,20 @@ export class IndexingDirectives {
     return resolveDirectives(this.#set, agentNames(agents), options);
   }
 
-  /** X-Robots-Tag values that read back to the same directives (one per agent group). */
+  /**
+   * X-Robots-Tag values that read back to the same directives (one per agent group). A generic
+   * `token: value` and an agent named like a directive that takes a value (a meta name
+   * `max-snippet`) have no header form and are left out.
+   */
   toHeaderValues(): string[] {
     return toHeaderValues(this.#set);
   }
 
-  /** Meta tags that read back to the same directives (one per agent group). */
+  /**
+   * Meta tags that read back to the same directives (one per agent group). An agent no meta name
+   * can carry (a header's `robots:`, names outside `[a-z0-9_-]`, HTML's metadata names such as
+   * `description`) is left out.
+   */
   toMetaTags(): string[] {
     return toMetaTags(this.#set);
   }

@@ -1,9 +1,13 @@
 /**
  * Directives back to text: X-Robots-Tag values and meta tags that read back to the same
- * directives (agent, name, typed value). Dates are written in RFC 1123 form, in GMT.
+ * directives (agent, name, typed value). Dates are written as directiveText writes them.
+ * A group whose agent one form cannot name is left out of that form: a meta tag names only
+ * `[a-z0-9_-]` crawler names other than `robots` (the generic group) and HTML's own metadata names;
+ * a header prefix cannot be a directive that takes a value (`max-snippet: ...`).
  */
 import { escapeAttributeValue } from "./charref.js";
 import { AGENT_PREFIX, asciiLower, directiveText, type DirectiveSet, VALUE_DIRECTIVES } from "./list.js";
+import { metaAgent } from "./meta-names.js";
 
 interface Group {
   agent: string | null;
@@ -41,6 +45,7 @@ function groupsOf(set: DirectiveSet): Group[] {
 export function toHeaderValues(set: DirectiveSet): string[] {
   const values: string[] = [];
   for (const { agent, elements, prefixed } of groupsOf(set)) {
+    if (agent !== null && VALUE_DIRECTIVES.has(agent)) continue;
     const prefix = agent === null ? "" : `${agent}: `;
     if (elements.length > 0) values.push(prefix + elements.join(", "));
     if (agent !== null) for (const element of prefixed) values.push(prefix + element);
@@ -51,7 +56,7 @@ export function toHeaderValues(set: DirectiveSet): string[] {
 /** Meta tags, one per group: `<meta name="robots" content="...">` and `<meta name="AGENT" content="...">`. */
 export function toMetaTags(set: DirectiveSet): string[] {
   return groupsOf(set)
-    .filter(({ elements, prefixed }) => elements.length + prefixed.length > 0)
+    .filter(({ agent, elements, prefixed }) => elements.length + prefixed.length > 0 && (agent === null || metaAgent(agent) === agent))
     .map(({ agent, elements, prefixed }) =>
       `<meta name="${escapeAttributeValue(agent ?? "robots")}" content="${escapeAttributeValue([...elements, ...prefixed].join(", "))}">`);
 }
