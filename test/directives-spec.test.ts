@@ -281,6 +281,18 @@ describe.each(scanners)("$name", (scanner) => {
       expect(p.resolve("bingbot", { policy: "specific-overrides-generic" }).index).toBe(false);
     });
 
+    it.each([
+      ["a tag with empty content", '<meta name="robots" content="noindex"><meta name="googlebot" content="">', undefined],
+      ["a tag without content", '<meta name="robots" content="noindex"><meta name="GoogleBot">', undefined],
+      ["an empty header prefix", '<meta name="robots" content="noindex">', "googlebot:"],
+    ] as const)("specific-overrides-generic: %s still gives the agent a group of its own", (_, html, header) => {
+      const p = page(html, header === undefined ? undefined : [header]);
+      expect(p.resolve("googlebot", { policy: "specific-overrides-generic" }).index).toBe(true);
+      expect(p.resolve("bingbot", { policy: "specific-overrides-generic" }).index).toBe(false);
+      // Other policies add the generic group up as before.
+      expect(p.resolve("googlebot").index).toBe(false);
+    });
+
     it("a passed unavailable_after makes index no, and the date is still reported", () => {
       const r = resolve(meta("unavailable_after: 2020-01-01"), undefined, "x");
       expect(r).toMatchObject({ index: false, expired: true, unavailableAfter: new Date("2020-01-01T00:00:00Z") });

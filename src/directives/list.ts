@@ -29,10 +29,12 @@ export interface DirectiveSet {
   directives: Directive[];
   unknown: UnknownDirective[];
   invalid: InvalidDirective[];
+  /** Agents with a group of their own: a meta tag with their name or a header with their prefix, even an empty one. */
+  groups: Set<string>;
 }
 
 export function emptyDirectiveSet(): DirectiveSet {
-  return { directives: [], unknown: [], invalid: [] };
+  return { directives: [], unknown: [], invalid: [], groups: new Set() };
 }
 
 /** HTML and HTTP whitespace (tab, LF, FF, CR, space), as around list elements, names and values. */
@@ -71,6 +73,7 @@ export const AGENT_PREFIX = /^([^\t\n\f\r ,:]+)[\t ]*:(.*)$/s;
  * prefixes: its agent is the tag's name. Adds what it reads to `into`.
  */
 export function readDirectiveList(text: string, agent: string | null, header: boolean, source: DirectiveSource, into: DirectiveSet): void {
+  if (agent !== null) into.groups.add(agent);
   const pieces = text.split(",");
   for (let i = 0; i < pieces.length; i++) {
     let element = trimSpace(pieces[i]!);
@@ -78,6 +81,7 @@ export function readDirectiveList(text: string, agent: string | null, header: bo
       const prefix = AGENT_PREFIX.exec(element);
       if (prefix && !VALUE_DIRECTIVES.has(asciiLower(prefix[1]!))) {
         agent = asciiLower(prefix[1]!);
+        into.groups.add(agent);
         element = trimSpace(prefix[2]!);
       }
     }

@@ -62,7 +62,12 @@ export function readPageWith(engine: Engine | undefined, page: PageSource, optio
     ({ tags: metaTags, input } = scanPageWith(engine ?? defaultEngine(), page.html, encoding));
     metaTags.forEach((tag, index) => {
       const agent = metaAgent(tag.name);
-      if (agent === undefined || tag.content === null) return;
+      if (agent === undefined) return;
+      // A tag with the agent's name gives it a group, even without content.
+      if (tag.content === null) {
+        if (agent !== null) set.groups.add(agent);
+        return;
+      }
       const source = { type: "meta", tag: index, name: tag.name, offset: tag.offset, inHead: tag.inHead, inNoscript: tag.inNoscript } as const;
       readDirectiveList(tag.content, agent, false, source, set);
     });

@@ -67,7 +67,7 @@ export function resolveDirectives(set: DirectiveSet, agents: readonly string[], 
   let invalid = set.invalid.filter(applies);
   const ignored: IgnoredDirective[] = [];
 
-  const hasSpecific = [...directives, ...unknown, ...invalid].some((entry) => entry.agent !== null);
+  const hasSpecific = agents.some((agent) => set.groups.has(agent));
   if (policy === "specific-overrides-generic" && hasSpecific) {
     for (const directive of directives) if (directive.agent === null) ignored.push({ directive, reason: "replaced-by-specific" });
     directives = directives.filter((directive) => directive.agent !== null);
