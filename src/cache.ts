@@ -261,8 +261,9 @@ export class RobotsCache {
   }
 
   #compile(fetch: CacheEntry["fetch"], body: Uint8Array): GoodCopy {
-    const { profile, maxBytes } = this.#options;
-    return { fetch, body, robots: Robots.parse(body, { profile, maxBytes }) };
+    // The whole body: the fetch that read it applied its maxBytes, which for a body saved by
+    // another cache (fromJSON) may be larger than this one's.
+    return { fetch, body, robots: Robots.parse(body, { profile: this.#options.profile, maxBytes: Infinity }) };
   }
 
   /**

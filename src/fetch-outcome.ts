@@ -63,10 +63,45 @@ export function outcomeOfFailure(reason: "network-error" | "timeout", { onNetwor
 /**
  * `Cache-Control: max-age` in seconds, or null. Google's caching rule names only max-age; other
  * directives (no-cache, no-store, s-maxage) are ignored, and the cache's minTtl keeps a crawler
- * from fetching robots.txt before every page.
+ * from fetching robots.txt before every page. As RFC 9111 reads it: the first max-age counts
+ * (4.2.1), a value that is not delta-seconds (`7200.5`) is none, one too large for an integer is
+ * 2^31 (1.2.2), and `max-age=` inside another directive's quoted argument is no directive.
  */
 export function maxAgeOf(cacheControl: string | null): number | null {
   if (cacheControl === null) return null;
-  const match = /(?:^|[,\s])max-age\s*=\s*"?(\d+)"?/i.exec(cacheControl);
-  return match === null ? null : Number(match[1]);
+  for (const { name, value } of cacheDirectives(cacheControl)) {
+    if (name !== "max-age") continue;
+    return value !== undefined && /^\d+$/.test(value) ? Math.min(Number(value), MAX_DELTA_SECONDS) : null;
+  }
+  return null;
+}
+
+const MAX_DELTA_SECONDS = 2 ** 31;
+
+/**
+ * The directives of a Cache-Control value (RFC 9111 5.2: `name[=token|quoted-string]`, comma
+ * separated), names lower-cased and arguments unquoted: one pass, commas inside quotes kept.
+ */
+function* cacheDirectives(text: string): Generator<{ name: string; value: string | undefined }> {
+  let i = 0;
+  while (i < text.length) {
+    let name = "";
+    while (i < text.length && text[i] !== "," && text[i] !== "=") name += text[i++];
+    let value: string | undefined;
+    if (text[i] === "=") {
+      i++;
+      while (text[i] === " " || text[i] === "\t") i++;
+      value = "";
+      if (text[i] === '"') {
+        for (i++; i < text.length && text[i] !== '"'; i++) value += text[i] === "\\" && i + 1 < text.length ? text[++i] : text[i];
+        i++; // the closing quote
+        while (i < text.length && text[i] !== ",") i++; // anything after it belongs to nothing
+      } else {
+        while (i < text.length && text[i] !== ",") value += text[i++];
+        value = value.trim();
+      }
+    }
+    i++; // the comma
+    yield { name: name.trim().toLowerCase(), value };
+  }
 }

@@ -87,12 +87,12 @@ function withoutCredentials(url: URL): URL {
 async function follow(progress: Progress, options: ResolvedFetchOptions, total: AbortSignal): Promise<RobotsFetchResult> {
   const seen = new Set([progress.url.href]);
   for (;;) {
-    const response = await request(progress.url, options, total);
-    progress.status = response.status;
-    progress.maxAge = maxAgeOf(response.headers.get("cache-control"));
-    if (!isRedirectStatus(response.status)) return finish(progress, response, options, total);
-    discard(response);
-    const target = redirectTarget(response, progress.url);
+    const answer = await request(progress.url, options, total);
+    progress.status = answer.status;
+    progress.maxAge = maxAgeOf(answer.cacheControl);
+    if (!isRedirectStatus(answer.status)) return finish(progress, answer.response, options, total);
+    discard(answer.response);
+    const target = redirectTarget(answer, progress.url);
     if (typeof target === "string") return resultOf(progress, REDIRECT_FAILURE.invalid, target);
     // A loop is reported as such even within the hop limit: following it cannot succeed.
     if (seen.has(target.href)) return resultOf(progress, REDIRECT_FAILURE.loop, `redirect loop back to ${target.href}`);
@@ -134,8 +134,16 @@ function resultOf(progress: Progress, outcome: OutcomeOf, detail: string, body =
   };
 }
 
+/** What a response said, read once where a failure to read it is a network error (an injected fetch's headers may throw). */
+interface Answer {
+  response: Response;
+  status: number;
+  cacheControl: string | null;
+  location: string | null;
+}
+
 /** One GET, without following redirects; rejects with a `FetchFailure`. */
-async function request(url: URL, options: ResolvedFetchOptions, total: AbortSignal): Promise<Response> {
+async function request(url: URL, options: ResolvedFetchOptions, total: AbortSignal): Promise<Answer> {
   const connect = new AbortController();
   const timer = setTimeout(() => connect.abort(), options.connectTimeout);
   const signal = AbortSignal.any([total, connect.signal]);
@@ -146,7 +154,11 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
     // Promise.resolve: an injected fetch may answer synchronously.
     const response: unknown = await untilAborted(Promise.resolve(fetch(url, { method: "GET", redirect: "manual", headers, signal })), signal);
     if (!isResponse(response)) throw new FetchFailure("network-error", "the fetch function gave something other than a Response");
-    return response;
+    // A browser's fetch answers redirect: "manual" so, with no status and no Location to follow.
+    if (response.type === "opaqueredirect") {
+      throw new FetchFailure("network-error", "the fetch hid a redirect (an opaqueredirect response), which cannot be followed");
+    }
+    return { response, status: response.status, cacheControl: response.headers.get("cache-control"), location: response.headers.get("location") };
   } catch (error) {
     if (error instanceof FetchFailure) throw error;
     if (total.aborted) throw new FetchFailure("timeout", `not complete within ${options.totalTimeout} ms`);
@@ -158,15 +170,14 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
 }
 
 /** The response's target, or why it has none that may be followed. */
-function redirectTarget(response: Response, from: URL): URL | string {
-  const header = response.headers.get("location");
-  if (header === null) return `HTTP ${response.status} without a Location`;
+function redirectTarget({ status, location: header }: Answer, from: URL): URL | string {
+  if (header === null) return `HTTP ${status} without a Location`;
   const location = utf8HeaderValue(header);
   let target: URL;
   try {
     target = new URL(location, from);
   } catch {
-    return `HTTP ${response.status} to an invalid Location ${JSON.stringify(location.slice(0, 200))}`;
+    return `HTTP ${status} to an invalid Location ${JSON.stringify(location.slice(0, 200))}`;
   }
   // crawler-policy 5: redirects never leave http and https.
   if (target.protocol !== "http:" && target.protocol !== "https:") {

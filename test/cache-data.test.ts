@@ -100,6 +100,15 @@ describe("toJSON / fromJSON: every kind of entry the cache writes loads back", (
     expect(await loaded.isAllowed(`${ORIGIN}/p`, "bot")).toBe(false);
   });
 
+  it("rebuilds a saved body whole, when the loading cache reads fewer bytes per fetch than the saving one", async () => {
+    // The fetch applied its limit when it read the body; the saved body is what the rules were.
+    const text = `User-agent: *\n#${"x".repeat(700_000)}\nDisallow: /late\n`;
+    const { cache } = clocked({ fetch: scripted(text), maxBytes: 1_000_000 });
+    expect(await cache.isAllowed(`${ORIGIN}/late`, "bot")).toBe(false);
+    const loaded = RobotsCache.fromJSON(saved(cache), noFetch);
+    expect(await loaded.isAllowed(`${ORIGIN}/late`, "bot")).toBe(false);
+  });
+
   it("gives copies: changing the saved data does not change the cache", async () => {
     const { cache } = clocked({ fetch: scripted(RULES) });
     await cache.isAllowed(`${ORIGIN}/`, "bot");

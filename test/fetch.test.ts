@@ -483,6 +483,18 @@ describe("Cache-Control: max-age", () => {
     ["max-age = 60", 60],
     ["no-cache", null],
     [null, null],
+    // RFC 9111: max-age= inside another directive's quoted argument is no directive (5.2) ...
+    ['no-cache="set-cookie,max-age=5"', null],
+    ['no-cache="set-cookie,max-age=5", max-age=60', 60],
+    ['no-cache="a\\"b,max-age=5"', null],
+    // ... the first max-age counts (4.2.1), a value that is not delta-seconds is none ...
+    ["max-age=10, max-age=7200", 10],
+    ["max-age=7200.5", null],
+    ["max-age=-5", null],
+    ["max-age", null],
+    ["max-age=", null],
+    // ... and one past any integer is 2^31 (1.2.2), finite, so that the fetch's data stays JSON.
+    [`max-age=${"9".repeat(400)}`, 2 ** 31],
   ])("%s -> %s", (header, seconds) => {
     expect(maxAgeOf(header)).toBe(seconds);
   });

@@ -160,6 +160,18 @@ describe("an injected fetch that does not give a Response is a failed fetch (an 
     expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", detail: "the fetch function gave something other than a Response" });
   });
 
+  it("a response whose headers cannot be read is a network error, not a rejection", async () => {
+    const headers = { get: () => { throw new Error("broken headers"); } };
+    const result = await fetchRobots("http://a.com/robots.txt", { fetch: (async () => ({ status: 200, headers, body: null })) as unknown as typeof fetch });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", detail: "broken headers" });
+  });
+
+  it("a redirect a browser's fetch hides (opaqueredirect, status 0) is a network error that says so, not an HTTP 0", async () => {
+    const hidden = { type: "opaqueredirect", status: 0, headers: new Headers(), body: null };
+    const result = await fetchRobots("http://a.com/robots.txt", { fetch: (async () => hidden) as unknown as typeof fetch });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", detail: expect.stringMatching(/opaqueredirect/) });
+  });
+
   it("a Response given synchronously is read", async () => {
     const result = await fetchRobots("http://a.com/robots.txt", { fetch: (() => new Response(RULES)) as unknown as typeof fetch });
     expect(result).toMatchObject({ outcome: "ok", bytes: RULES.length });
