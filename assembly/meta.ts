@@ -5,9 +5,10 @@
 // Character references are left to the host: values cross as byte ranges, flagged when they hold
 // a `&`, and a reference never changes where a value ends.
 //
-// Known deviations from a full HTML5 parser (callers meet them only on malformed pages):
-// foreign content (`<svg>`, `<math>`: their `<style>`, `<title>` and `<![CDATA[` are read with
-// HTML rules), `<frameset>` and `<select>` insertion modes, character references that decode to
+// Known deviations from a full HTML5 parser: foreign content (`<svg>`, `<math>`: their `<style>`,
+// `<title>`, `<script>` and `<![CDATA[` are read with HTML rules, so a self-closing `<title/>`
+// there opens RCDATA and hides the tags after it, valid as the page is); and, on malformed pages,
+// `<frameset>` and `<select>` insertion modes, character references that decode to
 // whitespace in head text, and a `<noscript>` in the body whose end the tree builder decides
 // differently: a `</noscript>` ignored because a special element inside is still open, or a
 // noscript left open inside a `<p>` that a later block element closes. A NUL in head text ends

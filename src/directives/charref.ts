@@ -2,8 +2,9 @@
  * Character references in attribute values (HTML living standard 13.2.5.72 to 13.2.5.80):
  * numeric references in full, named references for the names that matter in robots metas.
  *
- * Named references outside NAMED are left as written (a full HTML5 parser knows 2,231 names;
- * none of the others spells a directive character). Within an attribute, a legacy reference
+ * Named references outside NAMED are left as written (a full HTML5 parser knows 2,231 names):
+ * NAMED holds every name of an ASCII character (so every way to spell a directive, such as
+ * `unavailable&UnderBar;after`), the Latin-1 ones and common typography. Within an attribute, a legacy reference
  * without `;` (`&amp`, `&lt`, `&nbsp`, ...) is decoded only when the next character is neither
  * `=` nor alphanumeric, as the standard requires for historical reasons.
  */
@@ -35,6 +36,10 @@ const NAMED = new Map<string, string>([
   ["dash", "\u2010"], ["sol", "/"], ["num", "#"], ["excl", "!"], ["quest", "?"], ["lpar", "("], ["rpar", ")"],
   ["semi", ";"], ["equals", "="], ["plus", "+"], ["ast", "*"], ["commat", "@"], ["percnt", "%"], ["dollar", "$"],
   ["lsqb", "["], ["rsqb", "]"], ["lcub", "{"], ["rcub", "}"], ["Tab", "\t"], ["NewLine", "\n"],
+  // The other names of ASCII characters (HTML's named character reference table).
+  ["midast", "*"], ["lbrack", "["], ["rbrack", "]"], ["bsol", "\\"], ["Hat", "^"], ["UnderBar", "_"], ["grave", "`"],
+  ["DiacriticalGrave", "`"], ["lbrace", "{"], ["rbrace", "}"], ["verbar", "|"], ["vert", "|"], ["VerticalLine", "|"],
+  ["fjlig", "fj"],
   ["ndash", "\u2013"], ["mdash", "\u2014"], ["lsquo", "\u2018"], ["rsquo", "\u2019"], ["ldquo", "\u201c"],
   ["rdquo", "\u201d"], ["hellip", "\u2026"], ["bull", "\u2022"], ["trade", "\u2122"], ["euro", "\u20ac"],
   ["ensp", "\u2002"], ["emsp", "\u2003"], ["thinsp", "\u2009"], ["zwnj", "\u200c"], ["zwj", "\u200d"],

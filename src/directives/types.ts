@@ -15,9 +15,12 @@ export type ImagePreview = "none" | "standard" | "large";
 
 /** A `<meta name=...>` start tag found in the page (every name, not only robots ones). */
 export interface MetaTag {
-  /** The `name` attribute, character references decoded, case as written. */
+  /**
+   * The `name` attribute, case as written, character references decoded: numeric ones, and the
+   * named ones of ASCII and Latin-1 characters and common typography (others stay as written).
+   */
   name: string;
-  /** The `content` attribute, character references decoded; null without one. */
+  /** The `content` attribute, character references decoded as in `name`; null without one. */
   content: string | null;
   /** Byte offset of the tag's `<` in the scanned bytes (UTF-8 for strings and decoded UTF-16 pages). */
   offset: number;
