@@ -387,4 +387,16 @@ describe("character reference table", () => {
     expect(scanner!.scan(html).map((t) => t.content)).toEqual(parse5Metas(html).map((t) => t.content));
     expect(cases.length).toBeGreaterThan(250);
   });
+
+  it("knows every name of an ASCII character, so that no spelling of a directive is missed", () => {
+    // HTML's named character reference table, the names whose value is ASCII.
+    const ascii = "Tab NewLine excl quot QUOT num dollar percnt amp AMP apos lpar rpar ast midast plus comma period sol colon semi " +
+      "lt LT equals gt GT quest commat lsqb lbrack bsol rsqb rbrack Hat lowbar UnderBar grave DiacriticalGrave lcub lbrace " +
+      "verbar vert VerticalLine rcub rbrace fjlig";
+    const { named } = knownReferenceNames();
+    expect(ascii.split(" ").filter((name) => !named.includes(name))).toEqual([]);
+    initSync();
+    const html = '<meta name="robots" content="unavailable&UnderBar;after: 2020-01-01">';
+    expect(IndexingDirectives.parse({ html }).resolve("googlebot", { now: new Date("2021-01-01") }).index).toBe(false);
+  });
 });
