@@ -146,6 +146,10 @@ describe("directive lists", () => {
     ]);
     expect(read("unavailable_after: 2025-12-03, noindex").directives.map((d) => d.name)).toEqual(["unavailable_after", "noindex"]);
     expect(read("unavailable_after: Wed").invalid).toMatchObject([{ problem: "invalid-value" }]);
+    // Joined after a weekday when a day follows, a valid date or not; a directive after it stays one.
+    expect(read("unavailable_after: Wed, 31 Feb 2025 13:09:53 GMT").invalid.map((d) => d.text)).toEqual(["unavailable_after: Wed, 31 Feb 2025 13:09:53 GMT"]);
+    const cut = read("unavailable_after: Wed, noindex");
+    expect([cut.invalid.map((d) => d.text), cut.directives.map((d) => d.name)]).toEqual([["unavailable_after: Wed"], ["noindex"]]);
     // The offset after the decimal comma belongs to the date: 13:09:53.5 at +05:00 is 08:09:53.5 UTC.
     const page = IndexingDirectives.parse({ headers: "unavailable_after: 2025-12-03T13:09:53,5+05:00, noindex" });
     expect(page.directives.map((d) => d.text)).toEqual(["unavailable_after: 2025-12-03T13:09:53,5+05:00", "noindex"]);
@@ -180,10 +184,10 @@ describe("directive lists", () => {
     expect(page.resolve("x").maxSnippet).toBe(20);
   });
 
-  it("joins a date's comma after a weekday name even when the rest is no date: one invalid element", () => {
+  it("joins a date's comma after a weekday name only when a day follows: other text after it is an element of its own", () => {
     const page = read("unavailable_after: Monday, garbage");
-    expect(page.invalid).toMatchObject([{ name: "unavailable_after", text: "unavailable_after: Monday, garbage", problem: "invalid-value" }]);
-    expect(page.unknown).toEqual([]);
+    expect(page.invalid).toMatchObject([{ name: "unavailable_after", text: "unavailable_after: Monday", problem: "invalid-value" }]);
+    expect(page.unknown).toMatchObject([{ name: "garbage" }]);
     expect(page.directives).toEqual([]);
   });
 

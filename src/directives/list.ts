@@ -92,7 +92,9 @@ export function readDirectiveList(text: string, agent: string | null, header: bo
     if (colon > 0 && i + 1 < pieces.length && asciiLower(trimSpace(element.slice(0, colon))) === "unavailable_after") {
       const date = trimSpace(element.slice(colon + 1));
       const next = trimEndSpace(pieces[i + 1]!);
-      if (isWeekdayName(date) || parseDirectiveDate(`${date},${next}`) !== undefined) {
+      // After a weekday the rest of a date starts with its day (a digit), even if the date is
+      // invalid; `unavailable_after: Wed, noindex` keeps its noindex.
+      if ((isWeekdayName(date) && /^[\t\n\f\r ]*\d/.test(next)) || parseDirectiveDate(`${date},${next}`) !== undefined) {
         element = `${element},${next}`;
         i++;
       }
