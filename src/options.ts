@@ -76,7 +76,7 @@ export function assertUrl(url: unknown): asserts url is string {
 /** What a URL argument that is not a string is, as a message says it: a WHATWG URL gets a hint. */
 function urlTypeOf(value: unknown): string {
   if (value === null) return "null";
-  return typeof URL !== "undefined" && value instanceof URL ? "a URL object (pass its href)" : typeof value;
+  return value instanceof URL ? "a URL object (pass its href)" : typeof value;
 }
 
 /** Checks a URL batch: a `Uint8Array` of lines, or an array whose every element is a string. */

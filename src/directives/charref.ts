@@ -4,9 +4,9 @@
  *
  * Named references outside NAMED are left as written (a full HTML5 parser knows 2,231 names):
  * NAMED holds every name of an ASCII character (so every way to spell a directive, such as
- * `unavailable&UnderBar;after`), the Latin-1 ones and common typography. Within an attribute, a legacy reference
- * without `;` (`&amp`, `&lt`, `&nbsp`, ...) is decoded only when the next character is neither
- * `=` nor alphanumeric, as the standard requires for historical reasons.
+ * `unavailable&UnderBar;after`), the Latin-1 ones and common typography. Within an attribute, a
+ * legacy reference without `;` (`&amp`, `&lt`, `&nbsp`, ...) is decoded only when the next
+ * character is neither `=` nor alphanumeric, as the standard requires for historical reasons.
  */
 
 /**

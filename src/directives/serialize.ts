@@ -1,9 +1,10 @@
 /**
  * Directives back to text: X-Robots-Tag values and meta tags that read back to the same
  * directives (agent, name, typed value). Dates are written as directiveText writes them.
- * A group whose agent one form cannot name is left out of that form: a meta tag names only
- * `[a-z0-9_-]` crawler names other than `robots` (the generic group) and HTML's own metadata names;
- * a header prefix cannot be a directive that takes a value (`max-snippet: ...`).
+ * A group whose agent one form cannot name is left out of that form: a meta tag's name can only
+ * be an `[a-z0-9_-]` crawler name, neither `robots` (the generic group) nor one of HTML's own
+ * metadata names (meta-names.ts); a header prefix cannot be a directive that takes a value
+ * (`max-snippet: ...`).
  */
 import { escapeAttributeValue } from "./charref.js";
 import { AGENT_PREFIX, asciiLower, directiveText, type DirectiveSet, VALUE_DIRECTIVES } from "./list.js";
