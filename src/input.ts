@@ -32,12 +32,34 @@ export function prepareInput(body: unknown, maxBytes: number): PreparedInput {
     // their rules are not lost. The decoder drops the BOM.
     const text = new TextDecoder(utf16).decode(limited);
     const bytes = utf8.encode(text);
-    return { bytes, info: { bytes: raw.length, parsedBytes: bytes.length, truncated, encoding: utf16, bom: true } };
+    const cutInLine = truncated && cutsLine(raw, maxBytes, utf16);
+    return { bytes, info: { bytes: raw.length, parsedBytes: bytes.length, truncated, cutInLine, encoding: utf16, bom: true } };
   }
+  const cutInLine = truncated && cutsLine(raw, maxBytes, "utf-8");
   return {
     bytes: limited,
-    info: { bytes: raw.length, parsedBytes: limited.length, truncated, encoding: "utf-8", bom: startsWithUtf8BomPrefix(limited) },
+    info: { bytes: raw.length, parsedBytes: limited.length, truncated, cutInLine, encoding: "utf-8", bom: startsWithUtf8BomPrefix(limited) },
   };
+}
+
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * The size limit `cut` falls inside a line: neither the code unit before it nor the one after it
+ * ends a line, so the line's start is read as if it were the whole line. A cut through a UTF-16
+ * code unit always does: the half unit is read as a replacement character.
+ */
+function cutsLine(raw: Uint8Array, cut: number, encoding: InputInfo["encoding"]): boolean {
+  if (encoding === "utf-8") return cut > 0 && !isLineEnd(raw[cut - 1]) && !isLineEnd(raw[cut]);
+  if (cut % 2 === 1) return true;
+  const unit = (at: number): number => (encoding === "utf-16le" ? raw[at] | (raw[at + 1] << 8) : (raw[at] << 8) | raw[at + 1]);
+  // The BOM (the first unit) starts the first line: a cut right after it is at a line's start.
+  return cut > 2 && !isLineEnd(unit(cut - 2)) && !isLineEnd(unit(cut));
+}
+
+function isLineEnd(code: number): boolean {
+  return code === CR || code === LF;
 }
 
 function utf16Encoding(bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined {

@@ -147,6 +147,11 @@ export interface InputInfo {
   parsedBytes: number;
   /** Content past `maxBytes` was ignored. */
   truncated: boolean;
+  /**
+   * The size limit fell inside a line: its start was read as a whole line (a rule cut short
+   * matches more URLs than written). False when nothing was cut.
+   */
+  cutInLine: boolean;
   /** Encoding detected from a byte-order mark; UTF-16 input is transcoded to UTF-8 before parsing. */
   encoding: "utf-8" | "utf-16le" | "utf-16be";
   /** The body started with a (possibly partial) UTF-8 or a UTF-16 byte-order mark. */

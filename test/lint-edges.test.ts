@@ -63,3 +63,77 @@ describe("lint: a page served as robots.txt", () => {
     robots.dispose();
   });
 });
+
+describe("lint: a key without its colon, and a colon in the value", () => {
+  const findingsOf = (body: string, code: string) => lint(body).filter((finding) => finding.code === code);
+
+  it("says what is read and fixes with the whole value, for rules and sitemaps", () => {
+    expect(codes("User-agent: *\nDisallow /search?q=a:b\nsitemap http://a.com/s.xml\n")).toEqual(["2:colon-in-value", "3:colon-in-value"]);
+    const [rule, sitemap] = findingsOf("User-agent: *\nDisallow /search?q=a:b\nsitemap http://a.com/s.xml\n", "colon-in-value");
+    expect(rule).toMatchObject({ severity: "error", fix: "write `Disallow: /search?q=a:b`" });
+    expect(rule.message).toContain("Google reads `Disallow: b`");
+    expect(sitemap).toMatchObject({ fix: "write `Sitemap: http://a.com/s.xml`" });
+  });
+
+  it("builds the typo's fix and the slash check from the value meant", () => {
+    expect(findingsOf("User-agent: *\nDissallow /x:y\n", "typo")).toEqual([expect.objectContaining({ fix: "write `Disallow: /x:y`" })]);
+    expect(findingsOf("User-agent: *\nDisallow search:b\n", "pattern-without-slash")).toEqual([expect.objectContaining({ fix: "write `Disallow: /search:b`" })]);
+    expect(findingsOf("User-agent: *\nDisallow: /\nSitemap sitemap:1\n", "sitemap-not-absolute")).toEqual([expect.objectContaining({ message: expect.stringContaining("`sitemap:1`") })]);
+  });
+
+  it("a record key that is only read whole (Host) is not also an unknown key", () => {
+    expect(codes("User-agent: *\nDisallow: /\nHost foo:bar\n")).toEqual(["3:colon-in-value"]);
+  });
+
+  it("leaves alone a key that holds a space by itself (`User agent`) and a colon after a typo-free key", () => {
+    expect(codes("User agent: x\nDisallow: /a:b\n")).toEqual(["1:typo"]);
+    expect(codes("Nonsense words: /a\n")).toEqual(["1:unknown-key", "1:no-groups"]);
+  });
+});
+
+describe("lint: empty Disallow lines", () => {
+  it("are reported beside a rule that does something, not beside other empty Disallows", () => {
+    expect(codes("User-agent: *\nDisallow:\nDisallow:\n")).toEqual([]);
+    expect(codes("User-agent: *\nDisallow:\nDisallow: /a\n")).toEqual(["2:empty-disallow"]);
+    expect(codes("User-agent: *\nDisallow:\nAllow: /a\n")).toEqual(["2:empty-disallow"]);
+    // Rules of another group do not count.
+    expect(codes("User-agent: a\nDisallow: /a\n\nUser-agent: b\nDisallow:\nDisallow:\n")).toEqual([]);
+  });
+});
+
+describe("lint: the line limit", () => {
+  const long = (tail: string) => `User-agent: *\nDisallow: /${"a".repeat(16_000)}${tail}\n`;
+  it("reports a line whose record is cut, not one that loses only a comment or trailing space", () => {
+    expect(codes(long("b".repeat(1_000)))).toEqual(["2:line-too-long"]);
+    expect(codes(long(` # ${"c".repeat(1_000)}`))).toEqual([]);
+    expect(codes(long(" ".repeat(1_000)))).toEqual([]);
+    // A comment that starts past the limit: the value before it is cut.
+    expect(codes(long(`${"b".repeat(1_000)}#note`))).toEqual(["2:line-too-long"]);
+  });
+});
+
+describe("lint: the size limit says where it cut", () => {
+  const body = "User-agent: *\nDisallow: /abcdef\nDisallow: /x\n";
+  const sizeLimit = (maxBytes: number) => {
+    const robots = Robots.parse(body, { keepSource: true, maxBytes });
+    try {
+      return robots.lint().findings.filter((finding) => finding.code === "size-limit");
+    } finally {
+      robots.dispose();
+    }
+  };
+
+  it("at a line's start: from that line on", () => {
+    expect(sizeLimit(32)).toEqual([expect.objectContaining({ line: 3, message: expect.stringContaining("everything from this line on is ignored") })]);
+  });
+
+  it("at a line's end: after that line", () => {
+    expect(sizeLimit(31)).toEqual([expect.objectContaining({ line: 2, message: expect.stringContaining("everything after this line is ignored") })]);
+  });
+
+  it("inside a line: what is read of it, and that a cut pattern matches more", () => {
+    const [finding] = sizeLimit(26);
+    expect(finding).toMatchObject({ line: 2 });
+    expect(finding.message).toContain("this line is cut, and read as `Disallow: /a`, a pattern cut short that matches more URLs than written");
+  });
+});

@@ -32,6 +32,7 @@ const FIXTURES: Record<string, { findings: string[]; options?: ParseOptions }> =
   "no-groups.txt": { findings: ["1:no-groups"] },
   "typo.txt": { findings: ["2:typo"] },
   "missing-colon.txt": { findings: ["1:missing-colon"] },
+  "colon-in-value.txt": { findings: ["2:colon-in-value", "3:colon-in-value"] },
   "unknown-key.txt": { findings: ["3:unknown-key"] },
   "invalid-line.txt": { findings: ["3:invalid-line"] },
   "ignored-record.txt": { findings: ["3:ignored-record"] },

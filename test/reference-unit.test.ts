@@ -576,7 +576,7 @@ describe("Robots surface", () => {
   it("reports one line info per line, and input info", () => {
     const robots = Robots.parse("User-agent: *\r\nDisallow: /\r\n");
     expect(robots.lines.map((line) => line.kind)).toEqual(["user-agent", "disallow", "empty"]);
-    expect(robots.input).toEqual({ bytes: 28, parsedBytes: 28, truncated: false, encoding: "utf-8", bom: false });
+    expect(robots.input).toEqual({ bytes: 28, parsedBytes: 28, truncated: false, cutInLine: false, encoding: "utf-8", bom: false });
     expect(robots.profile).toBe("google");
   });
 

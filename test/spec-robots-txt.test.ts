@@ -121,7 +121,7 @@ describe.each(implementations)("$name", (impl) => {
       const fromBytes = parse(utf8.encode(text));
       for (const robots of [fromString, fromBytes]) {
         check(robots, url("/caf%C3%A9"), "AnyBot", D(2, "/caf%C3%A9", "global"));
-        expect(robots.input).toEqual({ bytes: 31, parsedBytes: 31, truncated: false, encoding: "utf-8", bom: false });
+        expect(robots.input).toEqual({ bytes: 31, parsedBytes: 31, truncated: false, cutInLine: false, encoding: "utf-8", bom: false });
       }
     });
 
@@ -186,7 +186,7 @@ describe.each(implementations)("$name", (impl) => {
       for (const robots of both("")) {
         check(robots, url("/"), "AnyBot", NONE);
         expect(robots.lines).toEqual([lineInfo(1, "empty")]);
-        expect(robots.input).toEqual({ bytes: 0, parsedBytes: 0, truncated: false, encoding: "utf-8", bom: false });
+        expect(robots.input).toEqual({ bytes: 0, parsedBytes: 0, truncated: false, cutInLine: false, encoding: "utf-8", bom: false });
       }
     });
 
@@ -203,7 +203,7 @@ describe.each(implementations)("$name", (impl) => {
           check(robots, url("/x"), "FooBot", D(2, "/x", "specific"));
           expect(robots.lines[0]).toEqual(lineInfo(1, "user-agent"));
           expect(robots.lines).toHaveLength(3);
-          expect(robots.input).toEqual({ bytes: body.length, parsedBytes: body.length, truncated: false, encoding: "utf-8", bom: true });
+          expect(robots.input).toEqual({ bytes: body.length, parsedBytes: body.length, truncated: false, cutInLine: false, encoding: "utf-8", bom: true });
         }
       });
 
@@ -264,7 +264,7 @@ describe.each(implementations)("$name", (impl) => {
         for (const robots of [parse(body), parse(body, { maxBytes: 512_000 })]) {
           check(robots, url("/early"), "AnyBot", D(2, "/early", "global"));
           check(robots, url("/late"), "AnyBot", NONE);
-          expect(robots.input).toEqual({ bytes: body.length, parsedBytes: 512_000, truncated: true, encoding: "utf-8", bom: false });
+          expect(robots.input).toEqual({ bytes: body.length, parsedBytes: 512_000, truncated: true, cutInLine: false, encoding: "utf-8", bom: false });
           robots.dispose();
         }
       });
@@ -272,7 +272,7 @@ describe.each(implementations)("$name", (impl) => {
       it("maxBytes: Infinity reads everything", () => {
         const robots = parse(body, { maxBytes: Infinity });
         check(robots, url("/late"), "AnyBot", D(4, "/late", "global"));
-        expect(robots.input).toEqual({ bytes: body.length, parsedBytes: body.length, truncated: false, encoding: "utf-8", bom: false });
+        expect(robots.input).toEqual({ bytes: body.length, parsedBytes: body.length, truncated: false, cutInLine: false, encoding: "utf-8", bom: false });
         expect(robots.lines).toHaveLength(5);
         robots.dispose();
       });
@@ -282,7 +282,7 @@ describe.each(implementations)("$name", (impl) => {
         for (const profile of PROFILES) {
           const cut = parse(text, { maxBytes: 26, profile });
           check(cut, url("/ab"), "AnyBot", D(2, "/a", "global"));
-          expect(cut.input).toEqual({ bytes: text.length, parsedBytes: 26, truncated: true, encoding: "utf-8", bom: false });
+          expect(cut.input).toEqual({ bytes: text.length, parsedBytes: 26, truncated: true, cutInLine: true, encoding: "utf-8", bom: false });
           const whole = parse(text, { maxBytes: text.length, profile });
           check(whole, url("/ab"), "AnyBot", NONE);
           check(whole, url("/abcdef"), "AnyBot", D(2, "/abcdef", "global"));
@@ -291,11 +291,21 @@ describe.each(implementations)("$name", (impl) => {
         }
       });
 
+      it("cutInLine tells a cut inside a line from one at either end of it (CR, LF, CRLF)", () => {
+        const inLine = (text: string, maxBytes: number) => parse(text, { maxBytes }).input.cutInLine;
+        expect(inLine("User-agent: *\nDisallow: /a\n", 14)).toBe(false); // after the LF: at a line's start
+        expect(inLine("User-agent: *\nDisallow: /a\n", 13)).toBe(false); // before the LF: the line is whole
+        expect(inLine("User-agent: *\r\nDisallow: /a\n", 14)).toBe(false); // between CR and LF
+        expect(inLine("User-agent: *\rDisallow: /a\n", 14)).toBe(false); // after a lone CR
+        expect(inLine("User-agent: *\nDisallow: /a\n", 12)).toBe(true);
+        expect(inLine("User-agent: *\nDisallow: /a\n", 100)).toBe(false); // nothing cut
+      });
+
       it("maxBytes: 0 reads nothing", () => {
         const robots = parse("User-agent: *\nDisallow: /\n", { maxBytes: 0 });
         check(robots, url("/x"), "AnyBot", NONE);
         expect(robots.lines).toEqual([lineInfo(1, "empty")]);
-        expect(robots.input).toEqual({ bytes: 26, parsedBytes: 0, truncated: true, encoding: "utf-8", bom: false });
+        expect(robots.input).toEqual({ bytes: 26, parsedBytes: 0, truncated: true, cutInLine: false, encoding: "utf-8", bom: false });
       });
 
       it("robots-txt.md 1: files of several MB parse quickly when the limit is raised", { timeout: 60_000 }, () => {
@@ -1291,7 +1301,7 @@ describe.each(implementations)("$name", (impl) => {
         check(robots, url("/%C3%A9"), "x", D(2, "/%C3%A9", "global"));
         expect(robots.sitemaps).toEqual(["http://example.com/ü.xml"]);
         expect(robots.lines).toHaveLength(4);
-        expect(robots.input).toEqual({ bytes: body.length, parsedBytes: utf8.encode(text).length, truncated: false, encoding: "utf-16le", bom: true });
+        expect(robots.input).toEqual({ bytes: body.length, parsedBytes: utf8.encode(text).length, truncated: false, cutInLine: false, encoding: "utf-16le", bom: true });
       }
     });
 
@@ -1300,13 +1310,13 @@ describe.each(implementations)("$name", (impl) => {
       const body = utf16(text, "be");
       for (const robots of [parse(body), rfc(body)]) {
         check(robots, url("/%E3%83%84/x"), "FooBot", D(2, "/%E3%83%84/x", "specific"));
-        expect(robots.input).toEqual({ bytes: body.length, parsedBytes: utf8.encode(text).length, truncated: false, encoding: "utf-16be", bom: true });
+        expect(robots.input).toEqual({ bytes: body.length, parsedBytes: utf8.encode(text).length, truncated: false, cutInLine: false, encoding: "utf-16be", bom: true });
       }
     });
 
     it("behaviour.md 3: a body that is only a UTF-16 BOM is an empty UTF-16 file", () => {
-      expect(parse(new Uint8Array([0xff, 0xfe])).input).toEqual({ bytes: 2, parsedBytes: 0, truncated: false, encoding: "utf-16le", bom: true });
-      expect(rfc(new Uint8Array([0xfe, 0xff])).input).toEqual({ bytes: 2, parsedBytes: 0, truncated: false, encoding: "utf-16be", bom: true });
+      expect(parse(new Uint8Array([0xff, 0xfe])).input).toEqual({ bytes: 2, parsedBytes: 0, truncated: false, cutInLine: false, encoding: "utf-16le", bom: true });
+      expect(rfc(new Uint8Array([0xfe, 0xff])).input).toEqual({ bytes: 2, parsedBytes: 0, truncated: false, cutInLine: false, encoding: "utf-16be", bom: true });
     });
 
     it("behaviour.md 2-3: the size limit cuts the raw UTF-16 bytes before transcoding", () => {
@@ -1314,7 +1324,17 @@ describe.each(implementations)("$name", (impl) => {
       const body = utf16(text, "le");
       const robots = parse(body, { maxBytes: 2 + 2 * 26 });
       check(robots, url("/ab"), "x", D(2, "/a", "global"));
-      expect(robots.input).toEqual({ bytes: body.length, parsedBytes: 26, truncated: true, encoding: "utf-16le", bom: true });
+      expect(robots.input).toEqual({ bytes: body.length, parsedBytes: 26, truncated: true, cutInLine: true, encoding: "utf-16le", bom: true });
+    });
+
+    it("cutInLine in UTF-16 counts code units: a half unit is a cut inside a line, a cut before a line end is not", () => {
+      const body = utf16("User-agent: *\nDisallow: /ab\n", "be");
+      const inLine = (maxBytes: number) => parse(body, { maxBytes }).input.cutInLine;
+      expect(inLine(2 + 2 * 13)).toBe(false); // before the first LF
+      expect(inLine(2 + 2 * 14)).toBe(false); // after it
+      expect(inLine(2 + 2 * 12)).toBe(true);
+      expect(inLine(2 + 2 * 13 + 1)).toBe(true); // half of the LF: read as U+FFFD
+      expect(inLine(2)).toBe(false); // the BOM alone
     });
 
     it("types.ts: the profile is reported; google is the default", () => {

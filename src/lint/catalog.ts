@@ -19,6 +19,7 @@ export const LINT_CODES: Readonly<Record<LintCode, { severity: LintSeverity; abo
   "no-groups": { severity: "info", about: "no user-agent line at all (everything is allowed)" },
   typo: { severity: "warning", about: "a misspelt or lengthened key that Google accepts and others may not" },
   "missing-colon": { severity: "warning", about: "key and value separated by whitespace instead of a colon" },
+  "colon-in-value": { severity: "error", about: "a key without its colon, and a colon in the value: split there (the record is lost)" },
   "unknown-key": { severity: "warning", about: "a key no crawler knows (ignored)" },
   "invalid-line": { severity: "warning", about: "a line that is not a key: value record (ignored)" },
   "ignored-record": { severity: "info", about: "crawl-delay, host and friends: read by some crawlers, ignored by Google" },

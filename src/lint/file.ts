@@ -92,9 +92,18 @@ export function fileFindings(input: LintInput): LintFinding[] {
   }
   // A UTF-16 body was transcoded: its UTF-8 is valid by construction.
   if (robots.input.encoding === "utf-8") found.push(...invalidUtf8Finding(bytes, source, robots.input));
-  if (robots.input.truncated) {
-    const { bytes, parsedBytes } = robots.input;
-    found.push(finding("size-limit", source.length, `the file is ${bytes.toLocaleString("en-US")} bytes; only ${parsedBytes.toLocaleString("en-US")} are read, everything from this line on is ignored`, "shorten the file: merge rules with wildcards, put the important ones first"));
-  }
+  if (robots.input.truncated) found.push(sizeLimitFinding(robots.input, source));
   return found;
+}
+
+/** Where the size limit cut the file: at the start of the last line read, after it, or inside it. */
+function sizeLimitFinding(input: InputInfo, source: readonly SourceLine[]): LintFinding {
+  const last = source[source.length - 1];
+  const read = `the file is ${input.bytes.toLocaleString("en-US")} bytes; only ${input.parsedBytes.toLocaleString("en-US")} are read`;
+  const fix = "shorten the file: merge rules with wildcards, put the important ones first";
+  if (last.raw === "") return finding("size-limit", last.number, `${read}, everything from this line on is ignored`, fix);
+  if (!input.cutInLine) return finding("size-limit", last.number, `${read}, everything after this line is ignored`, fix);
+  const kind = last.parsed.kind;
+  const cutShort = kind === "allow" || kind === "disallow" ? ", a pattern cut short that matches more URLs than written" : "";
+  return finding("size-limit", last.number, `${read}: this line is cut, and read as ${quote(lineContent(last))}${cutShort}; everything after it is ignored`, fix);
 }

@@ -1,14 +1,16 @@
 /**
- * Findings about single lines: keys (typos, missing colons, unknown keys), rules (outside any
+ * Findings about single lines: keys (typos, missing colons, colons only in the value, unknown keys), rules (outside any
  * group, paths without a leading slash, empty disallows), ignored records and long lines.
  */
 import { finding } from "./catalog.js";
 import type { LintInput } from "./input.js";
+import { meantRecord } from "./meant.js";
 import type { SourceLine } from "./source.js";
 import { closestKey, KEY_NAMES, lineContent, quote } from "./text.js";
 import type { LintFinding } from "./types.js";
 import { asciiLower, binaryToUtf8 } from "../reference/bytes.js";
 import { classifyKey } from "../reference/keys.js";
+import { parseLine } from "../reference/line.js";
 import type { LineInfo } from "../types.js";
 
 /** What Google reads of a line in the `google` profile (robots.cc `kMaxLineLen`, one byte for the C terminator). */
@@ -28,47 +30,62 @@ const IGNORED_RECORD_NOTES: Readonly<Record<string, { message: string; fix: stri
   noarchive: { message: "Noarchive is not a robots.txt rule", fix: 'use a `<meta name="robots" content="noarchive">` tag or an X-Robots-Tag header' },
 };
 
-/** The rule lines of each group, to tell whether an empty Disallow stands alone. */
-function ruleLinesOfGroupAt(input: LintInput): (line: number) => number {
-  const starts = input.robots.groups.map((group) => ({ start: group.userAgents[0]?.line ?? 0, rules: group.ruleLines }));
-  return (line) => {
-    let rules = 0;
-    for (const group of starts) if (group.start < line) rules = group.rules;
-    return rules;
+/**
+ * Whether each group has a rule that does something, to tell whether an empty Disallow stands
+ * alone: next to other empty Disallows it is as harmless as one.
+ */
+function groupHasRulesAt(input: LintInput): (line: number) => boolean {
+  const starts = input.robots.groups.map((group) => group.userAgents[0]?.line ?? 0);
+  const groupAt = (line: number): number => {
+    let index = -1;
+    for (let i = 0; i < starts.length && starts[i] < line; i++) index = i;
+    return index;
   };
+  const withRules = new Set<number>();
+  input.robots.lines.forEach((info, i) => {
+    const ruleLine = (info.kind === "allow" || info.kind === "disallow") && !info.outsideGroup;
+    if (ruleLine && !(info.kind === "disallow" && meantRecord(input.source[i]).value === "")) withRules.add(groupAt(info.line));
+  });
+  return (line) => withRules.has(groupAt(line));
 }
 
 function keyFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFinding[] {
   const found: LintFinding[] = [];
-  const { kind, key, value } = line.parsed;
-  const directive = KEY_NAMES[kind];
+  const meant = meantRecord(line);
+  const directive = KEY_NAMES[meant.kind];
   // Decoded only for a finding: most lines have none.
-  const written = (): string => binaryToUtf8(key);
-  if (directive !== undefined && (info.typo || asciiLower(key) !== kind)) {
-    const how = info.typo ? "an accepted misspelling" : "a key that starts with the right one";
-    found.push(finding("typo", info.line, `${quote(written())} is read as ${directive} by Google (${how}); other crawlers ignore the line`, `write \`${directive}: ${binaryToUtf8(value)}\``));
+  const written = (): string => binaryToUtf8(meant.key);
+  const value = binaryToUtf8(meant.value);
+  if (directive !== undefined && (meant.typo || asciiLower(meant.key) !== meant.kind)) {
+    const how = meant.typo ? "an accepted misspelling" : "a key that starts with the right one";
+    found.push(finding("typo", info.line, `${quote(written())} is read as ${directive} by Google (${how}); other crawlers ignore the line`, `write \`${directive}: ${value}\``));
   }
-  // In an HTML page every `<tag attribute>` looks like a key without a colon: one html-body finding says it all.
-  if (info.missingColon && !(input.html && kind === "unknown")) {
-    const name = directive ?? KEY_NAMES[asciiLower(key)] ?? written();
-    found.push(finding("missing-colon", info.line, `no colon after ${quote(written())}: Google accepts "key value", RFC 9309 and most crawlers need "key: value"`, `write \`${name}: ${binaryToUtf8(value)}\``));
+  const name = directive ?? KEY_NAMES[asciiLower(meant.key)] ?? written();
+  if (meant.colonInValue) {
+    const read = info.kind === "unknown" ? "crawlers ignore the line" : `Google reads ${quote(`${KEY_NAMES[info.kind]}: ${binaryToUtf8(line.parsed.value)}`)} and other crawlers ignore the line`;
+    found.push(finding("colon-in-value", info.line, `no colon after ${quote(written())}: the line is split at the colon inside the value, so ${read}`, `write \`${name}: ${value}\``));
+  } else if (info.missingColon && !(input.html && info.kind === "unknown")) {
+    // In an HTML page every `<tag attribute>` looks like a key without a colon: one html-body finding says it all.
+    found.push(finding("missing-colon", info.line, `no colon after ${quote(written())}: Google accepts "key value", RFC 9309 and most crawlers need "key: value"`, `write \`${name}: ${value}\``));
   }
   return found;
 }
 
-function ruleFindings(info: LineInfo, line: SourceLine, groupRules: (line: number) => number): LintFinding[] {
-  const { kind, value } = line.parsed;
+function ruleFindings(info: LineInfo, line: SourceLine, groupHasRules: (line: number) => boolean): LintFinding[] {
+  const { kind } = line.parsed;
+  const { value } = meantRecord(line);
   const name = KEY_NAMES[kind];
   if (info.outsideGroup) {
     return [finding("rule-outside-group", info.line, `${quote(`${name}: ${binaryToUtf8(value)}`)} comes before any User-agent line, so no crawler reads it`, "add `User-agent: *` (or the crawler's name) above it")];
   }
+  // With a colon inside the value, colon-in-value says what is read; this is about what was meant.
   if (value !== "" && !value.startsWith("/") && !value.startsWith("*")) {
     const pattern = binaryToUtf8(value);
     const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*(.*)$/is.exec(pattern);
     const path = url === null ? `/${pattern}` : url[1] === "" ? "/" : url[1];
     return [finding("pattern-without-slash", info.line, `${quote(pattern)} starts with neither / nor *, so it matches no URL (paths start with /)`, `write \`${name}: ${path}\``)];
   }
-  if (kind === "disallow" && value === "" && groupRules(info.line) > 1) {
+  if (kind === "disallow" && value === "" && groupHasRules(info.line)) {
     return [finding("empty-disallow", info.line, "an empty Disallow does nothing in a group that has other rules", "delete it (or write `Disallow: /` to block everything)")];
   }
   return [];
@@ -96,7 +113,8 @@ function unknownKeyFinding(info: LineInfo, line: SourceLine): LintFinding {
 function otherFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFinding[] {
   switch (info.kind) {
     case "unknown":
-      return input.html ? [] : [unknownKeyFinding(info, line)];
+      // A known first word before a colon inside the value: colon-in-value says it.
+      return input.html || meantRecord(line).colonInValue ? [] : [unknownKeyFinding(info, line)];
     case "invalid":
       return input.html ? [] : [finding("invalid-line", info.line, `not a "key: value" record, ignored: ${quote(lineContent(line))}`, "make it a comment (# ...) or write it as `key: value`")];
     case "ignored-record": {
@@ -108,16 +126,22 @@ function otherFindings(info: LineInfo, line: SourceLine, input: LintInput): Lint
   }
 }
 
+/** Cutting a long line at the limit changed what it says: not only a comment or trailing space was dropped. */
+function cutChangesRecord(line: SourceLine): boolean {
+  const whole = parseLine(line.raw);
+  return whole.kind !== line.parsed.kind || whole.key !== line.parsed.key || whole.value !== line.parsed.value;
+}
+
 export function lineFindings(input: LintInput): LintFinding[] {
-  const groupRules = ruleLinesOfGroupAt(input);
+  const groupHasRules = groupHasRulesAt(input);
   const found: LintFinding[] = [];
   input.robots.lines.forEach((info, i) => {
     const line = input.source[i];
-    if (info.tooLong) {
+    if (info.tooLong && cutChangesRecord(line)) {
       found.push(finding("line-too-long", info.line, `the line is ${line.raw.length.toLocaleString("en-US")} bytes; Google reads only the first ${GOOGLE_LINE_LIMIT}, the rest is dropped`, "shorten it (split a long pattern into several rules)"));
     }
     found.push(...keyFindings(info, line, input));
-    if (info.kind === "allow" || info.kind === "disallow") found.push(...ruleFindings(info, line, groupRules));
+    if (info.kind === "allow" || info.kind === "disallow") found.push(...ruleFindings(info, line, groupHasRules));
     else found.push(...otherFindings(info, line, input));
   });
   return found;

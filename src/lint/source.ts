@@ -17,6 +17,8 @@ export interface SourceLine {
   number: number;
   /** The whole line's bytes (a binary string), even past the profile's line limit. */
   raw: ByteString;
+  /** The bytes the parser read of the line: `raw` cut to the profile's line limit. */
+  read: ByteString;
   /** Bytes past the profile's line limit were dropped by the parser. */
   cut: boolean;
   /** The line as the parser read it (cut to the limit): kind, key and value as written. */
@@ -28,7 +30,8 @@ export function readSource(bytes: Uint8Array, profile: Profile): SourceLine[] {
   const { maxLineBytes } = profileSwitches(profile);
   return splitLines(bytesToBinary(bytes), Infinity).map(({ number, text }) => {
     const cut = text.length > maxLineBytes;
-    return { number, raw: text, cut, parsed: parseLine(cut ? text.slice(0, maxLineBytes) : text) };
+    const read = cut ? text.slice(0, maxLineBytes) : text;
+    return { number, raw: text, read, cut, parsed: parseLine(read) };
   });
 }
 

@@ -17,6 +17,7 @@ export type LintCode =
   | "no-groups"
   | "typo"
   | "missing-colon"
+  | "colon-in-value"
   | "unknown-key"
   | "invalid-line"
   | "ignored-record"
