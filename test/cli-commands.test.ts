@@ -79,6 +79,18 @@ describe("robots explain", () => {
     expect(nothing).toContain("no group names b and there is no * group: every URL is allowed");
   });
 
+  it("says why the robots.txt itself is allowed under Disallow: / in the rfc9309 profile, and not in google's", () => {
+    const file = join(work, "all-blocked.txt");
+    writeFileSync(file, "User-agent: *\nDisallow: /\n");
+    const rfc = robots(["explain", file, "https://a.com/robots.txt?x=1", "--agent", "b", "--profile", "rfc9309"]);
+    expect(rfc.stdout).toContain("allowed: https://a.com/robots.txt?x=1\n");
+    expect(rfc.stdout).toContain("The robots.txt itself is always allowed in the rfc9309 profile (RFC 9309 2.2.2), whatever the rules say.");
+    expect(JSON.parse(robots(["explain", "--json", "--profile", "rfc9309", file, "/robots.txt", "--agent", "b"]).stdout)).toMatchObject({ allowed: true, robotsTxt: true, line: 0 });
+    const google = robots(["explain", file, "https://a.com/robots.txt", "--agent", "b"]).stdout;
+    expect(google).toContain("Decided by line 2: Disallow / (priority 1)");
+    expect(JSON.parse(robots(["explain", "--json", file, "/robots.txt", "--agent", "b"]).stdout)).toMatchObject({ allowed: false, robotsTxt: false });
+  });
+
   it("gives the same facts as JSON, and as the library does", () => {
     const { code, stdout } = robots(["explain", "--json", EXPLAIN_FILE, "http://a.com/public/private/x", "--agent", "other"]);
     expect(code).toBe(0);

@@ -5,6 +5,9 @@ import { CliError } from "./cli-error.js";
 import { paletteFor, type Palette } from "./colour.js";
 import { clip, groupLines, plural, printableDeep } from "./format.js";
 import { sourceLines } from "../index.js";
+import { utf8ToBinary } from "../reference/bytes.js";
+import { profileSwitches } from "../reference/profile.js";
+import { isRobotsTxtPath, matchPath } from "../reference/url-path.js";
 import type { GroupInfo, Profile, RobotsTxt, RuleMatch, UserAgentLine } from "../types.js";
 
 export const EXPLAIN_HELP = `Usage: robots explain [options] FILE URL --agent NAME
@@ -39,6 +42,8 @@ export interface ExplainDetails {
   allowed: boolean;
   /** The deciding line, 0 when no rule matched. */
   line: number;
+  /** The URL is the robots.txt itself, which the `rfc9309` profile allows whatever the rules say (RFC 9309 2.2.2). */
+  robotsTxt: boolean;
   /** The deciding rule with its priority. */
   rule?: RuleMatch;
   /** `specific`: groups name the agent; `global`: the `*` groups (maybe none). */
@@ -56,6 +61,12 @@ function lostBecause(loser: RuleMatch, winner: RuleMatch): string {
   return `same priority and kind: the earlier line ${winner.line} wins`;
 }
 
+/** RFC 9309 2.2.2: "The /robots.txt URI is implicitly allowed" (the `rfc9309` profile only). */
+function isImplicitlyAllowed(url: string, profile: Profile): boolean {
+  const switches = profileSwitches(profile);
+  return switches.robotsTxtAlwaysAllowed && isRobotsTxtPath(matchPath(utf8ToBinary(url), switches));
+}
+
 export function explainDetails(robots: RobotsTxt, url: string, agents: string[]): ExplainDetails {
   const explanation = robots.explain(url, agents);
   const [winner, ...others] = robots.matchingRules(url, agents);
@@ -67,6 +78,7 @@ export function explainDetails(robots: RobotsTxt, url: string, agents: string[])
     profile: robots.profile,
     allowed: explanation.allowed,
     line: explanation.line,
+    robotsTxt: isImplicitlyAllowed(url, robots.profile),
     ...(explanation.rule === undefined ? {} : { rule: winner }),
     scope,
     groups: groups.map((index) => robots.groups[index]),
@@ -134,6 +146,7 @@ function describeGroups(details: ExplainDetails): string[] {
 
 function describeWinner(details: ExplainDetails, lines: readonly string[], context: number, palette: Palette): string {
   const rule = details.rule;
+  if (details.robotsTxt) return "The robots.txt itself is always allowed in the rfc9309 profile (RFC 9309 2.2.2), whatever the rules say.\n";
   if (rule === undefined) return "No rule matched, so the URL is allowed.\n";
   let why = `priority ${rule.priority}`;
   if (rule.pattern === "") why += ": an empty pattern never disallows";
