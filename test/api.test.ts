@@ -55,12 +55,33 @@ describe("helpers", () => {
     fc.assert(
       fc.property(fc.oneof(fc.string({ unit: "grapheme", maxLength: 30 }), fc.string({ unit: "binary-ascii", maxLength: 30 })), (text) => {
         const encoded = encodeUrl(text);
-        expect(encoded).toMatch(/^[!#$%&'()*+,\-./0-9:;=?@A-Z[\]_a-z~]*$/);
+        expect(encoded).toMatch(/^[!#$%&'()*+,\-./0-9:;=?@A-Z[\\\]^_`a-z{|}~]*$/);
         expect(encodeUrl(encoded)).toBe(encoded);
         if (!text.includes("%")) expect(decodeURIComponent(encoded)).toBe(text);
       }),
       fuzzRuns(20261126, 1000),
     );
+  });
+
+  it("encodeUrl encodes what a WHATWG URL parser encodes in the path, the query and the fragment", () => {
+    expect(encodeUrl("/a|b^c{d}e`f'g?q=|^{}`'#f|^{}`'")).toBe("/a|b^c%7Bd%7De%60f'g?q=|^{}`%27#f|^{}%60'");
+    // Against Node's URL parser, on paths it leaves in shape: no `.` segments, `\\`, `%`, tabs or newlines.
+    const char = fc.oneof(fc.constantFrom(..." !\"#$&'()*+,-/:;<=>?@[]^_`{|}~aZ09"), fc.constantFrom("é", "ツ", "😀", "\u0001", "\u007f", "\ud800"));
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 20 }), (chars) => {
+        const raw = `http://a.com/${chars.join("")}x`;
+        expect(encodeUrl(raw)).toBe(new URL(raw).href);
+      }),
+      fuzzRuns(20261127, 2000),
+    );
+  });
+
+  it("an encoded URL matches a rule written with the characters a URL keeps raw", () => {
+    initSync();
+    const robots = Robots.parse("User-agent: *\nDisallow: /a|b\nDisallow: /*?q={x}\n");
+    expect(robots.isAllowed(encodeUrl("http://a.com/a|b"), "a")).toBe(false);
+    expect(robots.isAllowed(encodeUrl("http://a.com/s?q={x}"), "a")).toBe(false);
+    robots.dispose();
   });
 
   it("parse crawl-delay and request-rate values", () => {
