@@ -73,7 +73,16 @@ function loadEntry(entry: RobotsCacheEntryData, index: number): LoadedEntry {
   // a copy would be a second policy for one origin.
   if (good !== null && entry.fetch.outcome === "unavailable") invalid(`${where}: an "unavailable" fetch with a good copy`);
   if (good !== null && good.fetch.outcome !== "ok") invalid(`${where}: a good copy of a fetch that was not "ok"`);
-  return { ...entry, good: good === null ? null : { fetch: good.fetch, body: fromBase64(good.body, where) } };
+  return {
+    ...entry,
+    fetch: withAge(entry.fetch),
+    good: good === null ? null : { fetch: withAge(good.fetch), body: fromBase64(good.body, where) },
+  };
+}
+
+/** Metadata saved before `age` was kept reads as without an Age header. */
+function withAge(fetch: RobotsFetchInfo): RobotsFetchInfo {
+  return { ...fetch, age: fetch.age ?? null };
 }
 
 const OUTCOMES = new Set(["ok", "unavailable", "unreachable"]);
@@ -96,6 +105,8 @@ function isFetchInfo(value: unknown): value is RobotsFetchInfo {
     (info.status === null || isTime(info.status)) && OUTCOMES.has(info.outcome as string) &&
     Object.hasOwn(REASONS, info.reason as string) && typeof info.detail === "string" && isTime(info.bytes) &&
     typeof info.truncated === "boolean" && (info.maxAge === null || isTime(info.maxAge)) &&
+    // Saved before `age` was kept: read as absent.
+    (info.age === undefined || info.age === null || isTime(info.age)) &&
     isTime(info.fetchedAt)
   );
 }

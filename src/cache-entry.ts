@@ -61,11 +61,14 @@ export function inForce(entry: CacheEntry, now: number, options: ResolvedCacheOp
   return { policy: "allow-all", reason: redirects ? "redirect-limit" : "unavailable" };
 }
 
-/** How long a fetched answer stands: `max-age` if given, within [minTtl, maxTtl]; else `ttl`. */
+/**
+ * How long a fetched answer stands: what is left of `max-age` after its `Age` (RFC 9111 4.2.3:
+ * a CDN's copy is that much older) if given, within [minTtl, maxTtl]; else `ttl`.
+ */
 export function lifetimeOf(fetch: RobotsFetchInfo, options: ResolvedCacheOptions): number {
   // Failed fetches are retried sooner: RFC 9309 2.3.1.4 asks to disallow only "for now".
   if (failed(fetch)) return options.retryInterval;
-  const wanted = fetch.maxAge === null ? options.ttl : fetch.maxAge * 1000;
+  const wanted = fetch.maxAge === null ? options.ttl : Math.max(0, fetch.maxAge - (fetch.age ?? 0)) * 1000;
   return Math.min(Math.max(wanted, options.minTtl), options.maxTtl);
 }
 

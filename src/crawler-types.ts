@@ -51,6 +51,8 @@ export interface RobotsFetchInfo {
   truncated: boolean;
   /** `Cache-Control: max-age` of the last response, in seconds; null when absent. */
   maxAge: number | null;
+  /** The `Age` header of the last response (how long caches in between held it), in seconds; null when absent or invalid. */
+  age: number | null;
   /** When the fetch finished, in milliseconds since the epoch (in a `RobotsCache`, by its clock). */
   fetchedAt: number;
 }

@@ -71,9 +71,23 @@ export function maxAgeOf(cacheControl: string | null): number | null {
   if (cacheControl === null) return null;
   for (const { name, value } of cacheDirectives(cacheControl)) {
     if (name !== "max-age") continue;
-    return value !== undefined && /^\d+$/.test(value) ? Math.min(Number(value), MAX_DELTA_SECONDS) : null;
+    return deltaSeconds(value);
   }
   return null;
+}
+
+/**
+ * The `Age` header in seconds, or null: how long a cache in between (a CDN) has held the answer,
+ * which counts against its max-age (RFC 9111 4.2.3). A value that is not delta-seconds, or two
+ * values (joined with a comma), is none (5.1).
+ */
+export function ageOf(age: string | null): number | null {
+  return age === null ? null : deltaSeconds(age.trim());
+}
+
+/** RFC 9111 1.2.2: digits only; one too large for an integer is 2^31. */
+function deltaSeconds(value: string | undefined): number | null {
+  return value !== undefined && /^\d+$/.test(value) ? Math.min(Number(value), MAX_DELTA_SECONDS) : null;
 }
 
 const MAX_DELTA_SECONDS = 2 ** 31;

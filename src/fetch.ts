@@ -8,7 +8,7 @@ import type { FetchRobotsOptions, RobotsFetchResult } from "./crawler-types.js";
 import { type ResolvedFetchOptions, resolveFetchOptions } from "./crawler-options.js";
 import { describeValue, RobotsError } from "./errors.js";
 import {
-  isRedirectStatus, maxAgeOf, type OutcomeOf, outcomeOfFailure, outcomeOfStatus, REDIRECT_FAILURE,
+  ageOf, isRedirectStatus, maxAgeOf, type OutcomeOf, outcomeOfFailure, outcomeOfStatus, REDIRECT_FAILURE,
 } from "./fetch-outcome.js";
 
 /** RFC 9309 2.3.1.2: crawlers SHOULD follow at least five consecutive redirects. */
@@ -30,6 +30,7 @@ interface Progress {
   redirects: number;
   status: number | null;
   maxAge: number | null;
+  age: number | null;
 }
 
 /**
@@ -43,7 +44,7 @@ export async function fetchRobots(url: string | URL, options?: FetchRobotsOption
 /** `fetchRobots` with options already resolved (the cache passes its own). */
 export async function fetchWith(url: string | URL, options: ResolvedFetchOptions): Promise<RobotsFetchResult> {
   const start = fetchableUrl(url, options);
-  const progress: Progress = { start, url: start, redirects: 0, status: null, maxAge: null };
+  const progress: Progress = { start, url: start, redirects: 0, status: null, maxAge: null, age: null };
   const total = new AbortController();
   const timer = setTimeout(() => total.abort(), options.totalTimeout);
   try {
@@ -90,6 +91,7 @@ async function follow(progress: Progress, options: ResolvedFetchOptions, total: 
     const answer = await request(progress.url, options, total);
     progress.status = answer.status;
     progress.maxAge = maxAgeOf(answer.cacheControl);
+    progress.age = ageOf(answer.age);
     if (!isRedirectStatus(answer.status)) return finish(progress, answer.response, options, total);
     discard(answer.response);
     const target = redirectTarget(answer, progress.url);
@@ -129,6 +131,7 @@ function resultOf(progress: Progress, outcome: OutcomeOf, detail: string, body =
     bytes: body.length,
     truncated,
     maxAge: progress.maxAge,
+    age: progress.age,
     fetchedAt: Date.now(),
     body,
   };
@@ -139,6 +142,7 @@ interface Answer {
   response: Response;
   status: number;
   cacheControl: string | null;
+  age: string | null;
   location: string | null;
 }
 
@@ -158,7 +162,8 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
     if (response.type === "opaqueredirect") {
       throw new FetchFailure("network-error", "the fetch hid a redirect (an opaqueredirect response), which cannot be followed");
     }
-    return { response, status: response.status, cacheControl: response.headers.get("cache-control"), location: response.headers.get("location") };
+    const answer = response.headers;
+    return { response, status: response.status, cacheControl: answer.get("cache-control"), age: answer.get("age"), location: answer.get("location") };
   } catch (error) {
     if (error instanceof FetchFailure) throw error;
     if (total.aborted) throw new FetchFailure("timeout", `not complete within ${options.totalTimeout} ms`);

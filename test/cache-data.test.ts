@@ -109,6 +109,21 @@ describe("toJSON / fromJSON: every kind of entry the cache writes loads back", (
     expect(await loaded.isAllowed(`${ORIGIN}/late`, "bot")).toBe(false);
   });
 
+  it("loads data saved before the Age header was kept, as without one", async () => {
+    const { cache } = clocked({ fetch: scripted(RULES, 503) });
+    await cache.isAllowed(`${ORIGIN}/`, "bot");
+    const data = saved(cache);
+    const entry = data.entries[0];
+    delete (entry.fetch as { age?: unknown }).age;
+    delete (entry.good!.fetch as { age?: unknown }).age;
+    const loaded = RobotsCache.fromJSON(data, noFetch);
+    expect((await loaded.describe(ORIGIN)).fetch.age).toBeNull();
+    expect(saved(loaded).entries[0].good!.fetch.age).toBeNull();
+    expect(() => RobotsCache.fromJSON({ ...data, entries: [{ ...entry, fetch: { ...entry.fetch, age: "1" } }] } as unknown as RobotsCacheData, noFetch)).toThrow(
+      expect.objectContaining({ code: "ROBOTS_ERR_INVALID_CACHE_DATA" }),
+    );
+  });
+
   it("gives copies: changing the saved data does not change the cache", async () => {
     const { cache } = clocked({ fetch: scripted(RULES) });
     await cache.isAllowed(`${ORIGIN}/`, "bot");

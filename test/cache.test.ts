@@ -180,6 +180,25 @@ describe("RFC 9309 2.4: caching with max-age and a fake clock", () => {
     expect(net.site.requests).toHaveLength(2);
   });
 
+  it.each([
+    ["600", START + HOUR - 600_000],
+    // Older than its max-age: as max-age=0, kept for minTtl (a minute by default).
+    ["7200", START + 60_000],
+    // Not delta-seconds, or two values: no Age.
+    ["1.5", START + HOUR],
+    ["60, 120", START + HOUR],
+  ])("counts an Age of %s against max-age=3600: a CDN's copy is that much older (RFC 9111 4.2.3)", async (age, expiresAt) => {
+    net.site.route("/robots.txt", text(RULES, { "cache-control": "max-age=3600", age }));
+    const cache = freshCache();
+    expect(await cache.describe(net.site.origin)).toMatchObject({ expiresAt, fetch: expect.objectContaining({ maxAge: 3600 }) });
+  });
+
+  it("does not shorten the default ttl by an Age without max-age", async () => {
+    net.site.route("/robots.txt", text(RULES, { age: "3600" }));
+    const cache = freshCache();
+    expect(await cache.describe(net.site.origin)).toMatchObject({ expiresAt: START + DAY, fetch: expect.objectContaining({ age: 3600, maxAge: null }) });
+  });
+
   it("caps a max-age longer than the cap (24 hours by default)", async () => {
     net.site.route("/robots.txt", text(RULES, { "cache-control": "max-age=604800" }));
     const cache = freshCache();

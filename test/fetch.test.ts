@@ -7,7 +7,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fetchRobots, MAX_REDIRECTS } from "../src/index.js";
-import { maxAgeOf } from "../src/fetch-outcome.js";
+import { ageOf, maxAgeOf } from "../src/fetch-outcome.js";
 import { drip, endless, redirect, silent, startServer, status, text, useServers } from "./support/robots-server.js";
 import { fuzzRuns } from "./support/fuzz.js";
 
@@ -28,7 +28,7 @@ describe("RFC 9309 2.3.1.1: successful access", () => {
     const result = await fetchPath("/robots.txt", { userAgent: "ExampleBot/1.0" });
     expect(result).toMatchObject({
       url: `${net.site.origin}/robots.txt`, finalUrl: `${net.site.origin}/robots.txt`, redirects: 0, status: 200,
-      outcome: "ok", reason: "ok", detail: "HTTP 200", bytes: RULES.length, truncated: false, maxAge: 600,
+      outcome: "ok", reason: "ok", detail: "HTTP 200", bytes: RULES.length, truncated: false, maxAge: 600, age: null,
     });
     expect(new TextDecoder().decode(result.body)).toBe(RULES);
     expect(net.site.headers[0]["user-agent"]).toBe("ExampleBot/1.0");
@@ -497,5 +497,25 @@ describe("Cache-Control: max-age", () => {
     [`max-age=${"9".repeat(400)}`, 2 ** 31],
   ])("%s -> %s", (header, seconds) => {
     expect(maxAgeOf(header)).toBe(seconds);
+  });
+});
+
+describe("the Age header (RFC 9111 5.1), which the cache counts against max-age", () => {
+  it("is reported with the fetch, in seconds", async () => {
+    net.site.route("/robots.txt", text(RULES, { "cache-control": "max-age=600", age: "120" }));
+    expect(await fetchPath("/robots.txt")).toMatchObject({ outcome: "ok", maxAge: 600, age: 120 });
+  });
+
+  it.each([
+    [null, null],
+    ["0", 0],
+    [" 42 ", 42],
+    ["1.5", null],
+    ["-1", null],
+    ["", null],
+    ["60, 120", null],
+    ["9".repeat(400), 2 ** 31],
+  ])("%j -> %s", (header, seconds) => {
+    expect(ageOf(header)).toBe(seconds);
   });
 });
