@@ -36,10 +36,16 @@ const IGNORED_RECORD_NOTES: Readonly<Record<string, { message: string; fix: stri
  */
 function groupHasRulesAt(input: LintInput): (line: number) => boolean {
   const starts = input.robots.groups.map((group) => group.userAgents[0]?.line ?? 0);
+  // The last group starting before the line (binary search: files with thousands of groups exist).
   const groupAt = (line: number): number => {
-    let index = -1;
-    for (let i = 0; i < starts.length && starts[i] < line; i++) index = i;
-    return index;
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (starts[middle] < line) low = middle + 1;
+      else high = middle;
+    }
+    return low - 1;
   };
   const withRules = new Set<number>();
   input.robots.lines.forEach((info, i) => {
