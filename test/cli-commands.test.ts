@@ -77,6 +77,8 @@ describe("robots explain", () => {
     const nothing = robots(["explain", file, "/x", "--agent", "b"]).stdout;
     expect(nothing).toContain("No rule matched, so the URL is allowed.");
     expect(nothing).toContain("no group names b and there is no * group: every URL is allowed");
+    // An empty agent is still named.
+    expect(robots(["explain", file, "/x", "--agent", ""]).stdout).toContain('  for "" (google profile)\n');
   });
 
   it("says why the robots.txt itself is allowed under Disallow: / in the rfc9309 profile, and not in google's", () => {

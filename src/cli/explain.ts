@@ -87,6 +87,11 @@ export function explainDetails(robots: RobotsTxt, url: string, agents: string[])
   };
 }
 
+/** The agents asked about, an empty one shown as `""` so that the sentence still names it. */
+function agentList(agents: readonly string[]): string {
+  return agents.map((agent) => (agent === "" ? '""' : agent)).join(", ");
+}
+
 function ruleText(rule: RuleMatch): string {
   return `${rule.kind === "allow" ? "Allow" : "Disallow"} ${rule.pattern === "" ? "(empty)" : rule.pattern}`;
 }
@@ -117,7 +122,7 @@ function describeAgentLine(agent: UserAgentLine): string {
 
 /** Which groups decided and why, one statement per line. */
 function describeGroups(details: ExplainDetails): string[] {
-  const who = details.agents.join(", ");
+  const who = agentList(details.agents);
   if (details.groups.length === 0) return [`no group names ${who} and there is no * group: every URL is allowed`];
   const lines = groupLines(details.groups.map((group) => group.userAgents[0].line));
   const several = details.groups.length > 1;
@@ -158,7 +163,7 @@ function describeWinner(details: ExplainDetails, lines: readonly string[], conte
 
 export function formatExplanation(details: ExplainDetails, lines: readonly string[], context: number, palette: Palette): string {
   const verdict = details.allowed ? palette.green("allowed") : palette.red("disallowed");
-  let out = `${palette.bold(verdict)}: ${details.url}\n  for ${details.agents.join(", ")} (${details.profile} profile)\n\n`;
+  let out = `${palette.bold(verdict)}: ${details.url}\n  for ${agentList(details.agents)} (${details.profile} profile)\n\n`;
   out += describeWinner(details, lines, context, palette);
   out += `\nGroups:\n${describeGroups(details).map((line) => `  ${line}\n`).join("")}`;
   if (details.lost.length > 0) {

@@ -7,7 +7,7 @@
 import type { LintCode, LintFinding, LintSeverity } from "./types.js";
 
 export const LINT_CODES: Readonly<Record<LintCode, { severity: LintSeverity; about: string }>> = {
-  "rule-outside-group": { severity: "error", about: "an allow/disallow line before any user-agent line (ignored)" },
+  "rule-outside-group": { severity: "error", about: "an allow, disallow or crawl-delay line before any user-agent line (ignored)" },
   "pattern-without-slash": { severity: "error", about: "a path that starts with neither / nor * (never matches)" },
   "empty-disallow": { severity: "warning", about: "an empty Disallow: in a group with other rules (does nothing)" },
   "user-agent-truncated": { severity: "warning", about: "a user-agent value with characters outside [a-zA-Z_-] (cut)" },

@@ -7,17 +7,22 @@ import type { LintInput } from "./input.js";
 import type { SourceLine } from "./source.js";
 import { lineContent, quote } from "./text.js";
 import type { LintFinding } from "./types.js";
-import { binaryToBytes } from "../reference/bytes.js";
+import { binaryToBytes, bytesToBinary } from "../reference/bytes.js";
+import { utf8BomPrefixLength } from "../reference/lines.js";
 import type { InputInfo } from "../types.js";
 
 /** A line that starts an HTML (or XML) document or its main elements, not a stray `<br>` in a comment. */
 const HTML_START = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>]|\?xml\s)/i;
 
-/** The line that shows the body is an HTML or XML page, if any: a document tag, or markup on the first line with text. */
-export function htmlLine(source: readonly SourceLine[]): SourceLine | undefined {
+/**
+ * The line that shows the body is an HTML or XML page, if any: a document tag, or markup on the
+ * first line with text when the file has no groups (a file of rules under a stray tag or an HTML
+ * comment is a robots.txt, and is linted as one).
+ */
+export function htmlLine(source: readonly SourceLine[], hasGroups: boolean): SourceLine | undefined {
   const startsWithTag = (line: SourceLine): boolean => line.raw.trimStart().startsWith("<");
   const first = source.find((line) => lineContent(line) !== "");
-  if (first !== undefined && startsWithTag(first)) return first;
+  if (first !== undefined && startsWithTag(first) && !hasGroups) return first;
   return source.find((line) => startsWithTag(line) && HTML_START.test(lineContent(line)));
 }
 
@@ -37,8 +42,14 @@ function isUtf8(bytes: Uint8Array, openEnd: boolean): boolean {
   }
 }
 
+/** Bytes of a byte-order mark the parser skips: EF BB BF, or any start of it (`EF BC 83` loses its EF). */
+function skippedBomBytes(bytes: Uint8Array): number {
+  return utf8BomPrefixLength(bytesToBinary(bytes.subarray(0, 3)));
+}
+
 function invalidUtf8Finding(bytes: Uint8Array, source: readonly SourceLine[], input: InputInfo): LintFinding[] {
-  if (isUtf8(bytes, input.truncated)) return [];
+  // What the parser reads: after the BOM bytes it skipped, which may split a character.
+  if (isUtf8(bytes.subarray(skippedBomBytes(bytes)), input.truncated)) return [];
   const last = source.length - 1;
   const bad = source.filter((line, i) => !isUtf8(binaryToBytes(line.raw), i === last && input.truncated));
   if (bad.length === 0) return [];
@@ -79,14 +90,15 @@ function bomFindings(robots: LintInput["robots"], bytes: Uint8Array): LintFindin
   if (bomless !== undefined) {
     return [finding("utf-16", 1, `the file looks like ${bomless} without a byte-order mark (every other byte is NUL): read as bytes, here as by every crawler, it holds no rules`, "save it as UTF-8")];
   }
-  if (!bom) return [];
+  // Only a whole BOM: a character starting with EF loses that byte, which invalid-utf8 reports.
+  if (!bom || skippedBomBytes(bytes) < 3) return [];
   return [finding("bom", 1, "the file starts with a UTF-8 byte-order mark: Google and RFC 9309 parsers skip it, some older ones read it as part of the first key", "save it as UTF-8 without a BOM")];
 }
 
 export function fileFindings(input: LintInput): LintFinding[] {
   const { robots, source, bytes } = input;
   const found = bomFindings(robots, bytes);
-  const html = htmlLine(source);
+  const html = htmlLine(source, robots.groups.length > 0);
   if (html !== undefined) {
     found.push(finding("html-body", html.number, `this is an HTML or XML page, not a robots.txt (${quote(lineContent(html))}): crawlers find no rules in it`, "serve a plain-text robots.txt at /robots.txt, or a 404 if you have none"));
   }
@@ -99,11 +111,20 @@ export function fileFindings(input: LintInput): LintFinding[] {
 /** Where the size limit cut the file: at the start of the last line read, after it, or inside it. */
 function sizeLimitFinding(input: InputInfo, source: readonly SourceLine[]): LintFinding {
   const last = source[source.length - 1];
-  const read = `the file is ${input.bytes.toLocaleString("en-US")} bytes; only ${input.parsedBytes.toLocaleString("en-US")} are read`;
+  const count = (n: number): string => n.toLocaleString("en-US");
+  // A UTF-16 file is cut as UTF-16 and read as UTF-8: its two counts are in different units.
+  const read = input.encoding === "utf-8"
+    ? `the file is ${count(input.bytes)} bytes; only ${count(input.parsedBytes)} are read`
+    : `the file is ${count(input.bytes)} bytes of ${input.encoding.toUpperCase()}; only part is read (${count(input.parsedBytes)} bytes once decoded to UTF-8)`;
   const fix = "shorten the file: merge rules with wildcards, put the important ones first";
   if (last.raw === "") return finding("size-limit", last.number, `${read}, everything from this line on is ignored`, fix);
   if (!input.cutInLine) return finding("size-limit", last.number, `${read}, everything after this line is ignored`, fix);
-  const kind = last.parsed.kind;
-  const cutShort = kind === "allow" || kind === "disallow" ? ", a pattern cut short that matches more URLs than written" : "";
-  return finding("size-limit", last.number, `${read}: this line is cut, and read as ${quote(lineContent(last))}${cutShort}; everything after it is ignored`, fix);
+  const { kind, value, hasComment } = last.parsed;
+  const rule = kind === "allow" || kind === "disallow";
+  let effect = "";
+  // A comment began before the cut: the record itself is whole.
+  if (hasComment) effect = " (only its comment is cut)";
+  else if (rule && value === "") effect = ", a rule that does nothing";
+  else if (rule) effect = ": if the pattern went on, it now matches more URLs than written";
+  return finding("size-limit", last.number, `${read}: this line is cut, and read as ${quote(lineContent(last))}${effect}; everything after it is ignored`, fix);
 }

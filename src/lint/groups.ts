@@ -10,7 +10,19 @@ import { binaryToUtf8 } from "../reference/bytes.js";
 import type { GroupInfo, LineKind, UserAgentLine } from "../types.js";
 
 /** A crawler's product token inside a full user-agent string (`Mozilla/5.0 (compatible; Googlebot/2.1)`). */
-const BOT_TOKEN = /[A-Za-z_-]*bot[A-Za-z_-]*/i;
+const BOT_TOKEN = /[A-Za-z_-]*bot[A-Za-z_-]*/gi;
+/** The token after `compatible;` in a full user-agent string (`(compatible; Baiduspider/2.0; ...)`). */
+const COMPATIBLE_TOKEN = /compatible;\s*([A-Za-z_-]+)/i;
+/** A word that names no crawler by itself (`Linguee Bot`): never offered as the token. */
+const GENERIC_WORD = /^(?:ro)?bot$/i;
+
+/** The crawler's own token inside a full user-agent string, if one can be told. */
+function productTokenIn(value: string): string | undefined {
+  if (!/[(;]/.test(value)) return undefined;
+  const compatible = COMPATIBLE_TOKEN.exec(value)?.[1];
+  if (compatible !== undefined && !GENERIC_WORD.test(compatible)) return compatible;
+  return [...value.matchAll(BOT_TOKEN)].map((match) => match[0]).find((token) => !GENERIC_WORD.test(token));
+}
 
 function agentName(agent: UserAgentLine): string {
   return agent.global ? "*" : agent.token;
@@ -21,15 +33,24 @@ function userAgentFinding(agent: UserAgentLine): LintFinding | undefined {
     return agent.value === "*" ? undefined : finding("user-agent-truncated", agent.line, `${quote(agent.value)} is read as \`*\`: everything after the * is ignored`, "write `User-agent: *`");
   }
   if (agent.token === "") {
-    return finding("user-agent-no-name", agent.line, `${quote(agent.value)} is read as an empty name (it does not start with a letter, _ or -), so it matches no crawler`, "write the crawler's product token (`User-agent: Googlebot`) or `User-agent: *`");
+    // Not `User-agent: *`: that would give every crawler the rules meant for one.
+    return finding("user-agent-no-name", agent.line, `${quote(agent.value)} is read as an empty name (it does not start with a letter, _ or -), so Google's parser matches no crawler with it`, "keep the line for that crawler's own parser, which may match it; for Google's, no name can stand for it");
   }
   if (agent.token === agent.value) return undefined;
   const rest = agent.value.slice(agent.token.length);
-  const inside = BOT_TOKEN.exec(rest)?.[0];
   let fix: string;
-  if (/^[\s/*]/.test(rest)) {
-    // A version, a comment or a wildcard after the name: the name is what counts.
-    fix = /[\s(;]/.test(agent.value) && inside !== undefined ? `write only the crawler's product token: \`User-agent: ${inside}\`` : `write \`User-agent: ${agent.token}\``;
+  if (/^\s*,/.test(rest)) {
+    // `AhrefsBot, SemrushBot`: Google applies the group to the first name only.
+    const names = agent.value.split(/[\s,]+/).filter((name) => name !== "");
+    fix = `write one line per crawler: ${names.map((name) => `\`User-agent: ${name}\``).join(", ")}`;
+  } else if (/^[\s/*]/.test(rest)) {
+    // A version, a comment or a wildcard after the name: the name is what counts, unless it is a
+    // full user-agent string, whose crawler token is inside it.
+    const inside = productTokenIn(agent.value);
+    if (inside !== undefined) fix = `write only the crawler's product token: \`User-agent: ${inside}\``;
+    // `Linguee Bot`: the crawler's token may be either word, or both run together.
+    else if (/^\s/.test(rest)) fix = `write \`User-agent: ${agent.token}\` if that is the crawler's name, else the one token it documents`;
+    else fix = `write \`User-agent: ${agent.token}\``;
   } else {
     fix = `Google's parser cannot match a name with "${rest[0]}" in it; keep the line only for that crawler's own parser`;
   }
@@ -82,9 +103,26 @@ function repeatFindings(groups: readonly GroupInfo[]): LintFinding[] {
   return found;
 }
 
-function emptyGroupFinding(group: GroupInfo, hasGlobal: boolean): LintFinding | undefined {
+/** The first line of each other group with rules that names every agent of `group` (Google merges them), or undefined if one agent has none. */
+function mergedWith(group: GroupInfo, groups: readonly GroupInfo[]): number[] | undefined {
+  const lines = new Set<number>();
+  for (const agent of group.userAgents) {
+    const name = agentName(agent).toLowerCase();
+    const others = groups.filter((other) => other !== group && other.ruleLines > 0 && other.userAgents.some((named) => name !== "" && agentName(named).toLowerCase() === name));
+    if (others.length === 0) return undefined;
+    for (const other of others) lines.add(other.userAgents[0].line);
+  }
+  return [...lines].sort((a, b) => a - b);
+}
+
+function emptyGroupFinding(group: GroupInfo, groups: readonly GroupInfo[], hasGlobal: boolean): LintFinding | undefined {
   if (group.ruleLines > 0 || group.userAgents.length === 0) return undefined;
   const names = group.userAgents.map(agentName).join(", ");
+  const merged = mergedWith(group, groups);
+  if (merged !== undefined) {
+    const where = merged.length === 1 ? `the group at line ${merged[0]}` : `the groups at lines ${merged.join(", ")}`;
+    return finding("empty-group", group.userAgents[0].line, `the group of ${quote(names)} has no rules of its own: Google merges it with ${where}, whose rules apply (crawlers that read only one group may read this empty one)`, `move its lines into ${where}`);
+  }
   const global = group.userAgents.some((agent) => agent.global);
   const fallback = !global && hasGlobal ? ", and the * group does not apply to them" : "";
   return finding("empty-group", group.userAgents[0].line, `the group of ${quote(names)} has no rules: they may crawl everything${fallback}`, "add rules (`Allow: /` says it explicitly), or remove the group");
@@ -103,7 +141,7 @@ export function groupFindings(input: LintInput): LintFinding[] {
       if (problem !== undefined) found.push(problem);
     }
     found.push(...gapFindings(input, group));
-    const empty = emptyGroupFinding(group, hasGlobal);
+    const empty = emptyGroupFinding(group, groups, hasGlobal);
     if (empty !== undefined) found.push(empty);
   }
   return [...found, ...repeatFindings(groups)];

@@ -53,7 +53,7 @@ export function lintRobots(robots: RobotsTxt, source: Uint8Array | undefined): L
     throw new RobotsError("ROBOTS_ERR_NO_SOURCE", "lint() needs the robots.txt text: parse it with { keepSource: true }");
   }
   const lines = readSource(source, robots.profile);
-  const input: LintInput = { robots, bytes: source, source: lines, html: htmlLine(lines) !== undefined };
+  const input: LintInput = { robots, bytes: source, source: lines, html: htmlLine(lines, robots.groups.length > 0) !== undefined };
   const findings: LintFinding[] = [
     ...fileFindings(input),
     ...lineFindings(input),

@@ -18,7 +18,7 @@ const GOOGLE_LINE_LIMIT = "16,663";
 
 /** Why crawlers ignore, or read, each known record other than the four directives. */
 const IGNORED_RECORD_NOTES: Readonly<Record<string, { message: string; fix: string }>> = {
-  "crawl-delay": { message: "Google ignores Crawl-delay; Bing, Yandex and others read it", fix: "keep it for those crawlers; set Google's crawl rate in Search Console" },
+  "crawl-delay": { message: "Google ignores Crawl-delay (and Yandex no longer reads it); Bing and others read it", fix: "keep it for those crawlers; set Google's crawl rate in Search Console" },
   "request-rate": { message: "Request-rate is an old extension that few crawlers read", fix: "use Crawl-delay for crawlers that honour a rate, or remove it" },
   "visit-time": { message: "Visit-time is an old extension that few crawlers read", fix: "remove it unless a crawler you care about reads it" },
   host: { message: "Host was read by Yandex only, which no longer does", fix: "remove it; redirect other host names to the main one instead" },
@@ -50,7 +50,8 @@ function groupHasRulesAt(input: LintInput): (line: number) => boolean {
   const withRules = new Set<number>();
   input.robots.lines.forEach((info, i) => {
     const ruleLine = (info.kind === "allow" || info.kind === "disallow") && !info.outsideGroup;
-    if (ruleLine && !(info.kind === "disallow" && meantRecord(input.source[i]).value === "")) withRules.add(groupAt(info.line));
+    // An empty Allow does nothing either.
+    if (ruleLine && meantRecord(input.source[i]).value !== "") withRules.add(groupAt(info.line));
   });
   return (line) => withRules.has(groupAt(line));
 }
@@ -77,6 +78,19 @@ function keyFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFi
   return found;
 }
 
+/** A URL with a scheme or `//`, or a host name with a path (`www.example.com/private`): its path is meant. */
+const URL_OR_HOST = /^(?:(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*|www\.[^/?#]*|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?::\d+)?(?=\/))(.*)$/is;
+
+/**
+ * The pattern meant by one without its leading slash: the path of a URL or host, `/*` before a
+ * file extension or query (`.pdf$`, `?sort=`: anywhere, not only at the root), else a `/` in front.
+ */
+function pathMeant(pattern: string): string {
+  const url = URL_OR_HOST.exec(pattern);
+  if (url !== null) return url[1] === "" ? "/" : url[1];
+  return /^[.?&=]/.test(pattern) ? `/*${pattern}` : `/${pattern}`;
+}
+
 function ruleFindings(info: LineInfo, line: SourceLine, groupHasRules: (line: number) => boolean): LintFinding[] {
   const { kind } = line.parsed;
   const { value } = meantRecord(line);
@@ -87,9 +101,7 @@ function ruleFindings(info: LineInfo, line: SourceLine, groupHasRules: (line: nu
   // With a colon inside the value, colon-in-value says what is read; this is about what was meant.
   if (value !== "" && !value.startsWith("/") && !value.startsWith("*")) {
     const pattern = binaryToUtf8(value);
-    const url = /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*(.*)$/is.exec(pattern);
-    const path = url === null ? `/${pattern}` : url[1] === "" ? "/" : url[1];
-    return [finding("pattern-without-slash", info.line, `${quote(pattern)} starts with neither / nor *, so it matches no URL (paths start with /)`, `write \`${name}: ${path}\``)];
+    return [finding("pattern-without-slash", info.line, `${quote(pattern)} starts with neither / nor *, so it matches no URL (paths start with /)`, `write \`${name}: ${pathMeant(pattern)}\``)];
   }
   if (kind === "disallow" && value === "" && groupHasRules(info.line)) {
     return [finding("empty-disallow", info.line, "an empty Disallow does nothing in a group that has other rules", "delete it (or write `Disallow: /` to block everything)")];
@@ -116,13 +128,25 @@ function unknownKeyFinding(info: LineInfo, line: SourceLine): LintFinding {
   return finding("unknown-key", info.line, `unknown key ${quote(written)}: no crawler reads it, the line is ignored`, fix);
 }
 
+function invalidLineFinding(info: LineInfo, line: SourceLine): LintFinding {
+  const content = lineContent(line);
+  // A directive's key alone (`Disallow`): the colon is missing, and without it the line is nothing.
+  const { kind } = /^[^\s:]+$/.test(content) ? classifyKey(content) : { kind: "unknown" as const };
+  const directive = KEY_NAMES[kind];
+  if (directive !== undefined) {
+    const empty = kind === "disallow" ? "; an empty `Disallow:` allows everything, which is likely meant" : "";
+    return finding("invalid-line", info.line, `${quote(content)} without a colon is not a record, so every parser ignores it${empty}`, `write \`${directive}:\``);
+  }
+  return finding("invalid-line", info.line, `not a "key: value" record, ignored: ${quote(content)}`, "make it a comment (# ...) or write it as `key: value`");
+}
+
 function otherFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFinding[] {
   switch (info.kind) {
     case "unknown":
       // A known first word before a colon inside the value: colon-in-value says it.
       return input.html || meantRecord(line).colonInValue ? [] : [unknownKeyFinding(info, line)];
     case "invalid":
-      return input.html ? [] : [finding("invalid-line", info.line, `not a "key: value" record, ignored: ${quote(lineContent(line))}`, "make it a comment (# ...) or write it as `key: value`")];
+      return input.html ? [] : [invalidLineFinding(info, line)];
     case "ignored-record": {
       const note = IGNORED_RECORD_NOTES[asciiLower(line.parsed.key)];
       return note === undefined ? [] : [finding("ignored-record", info.line, note.message, note.fix)];

@@ -5,10 +5,11 @@
  * `Sitemap http://example.com/s.xml`) is split at that later colon: the parsers read the key
  * `Disallow /search?q=a`, a disallow by its prefix, with the value `b`. Findings about such a
  * value, and fixes built from it, would mislead; the author meant the first word as the key and
- * the rest of the line as the value.
+ * the rest of the line as the value. But a key of several words whose value reads as one for
+ * its directive (`Disallow all: /private/`) is a long key, read as meant.
  */
 import type { SourceLine } from "./source.js";
-import { NUL, trimAsciiSpace, type ByteString } from "../reference/bytes.js";
+import { binaryToUtf8, NUL, trimAsciiSpace, type ByteString } from "../reference/bytes.js";
 import { classifyKey, type KeyKind } from "../reference/keys.js";
 
 export interface MeantRecord {
@@ -34,6 +35,29 @@ function recordText(line: SourceLine): ByteString {
   return trimAsciiSpace(hash === -1 ? beforeNul : beforeNul.slice(0, hash));
 }
 
+/** An absolute http(s) URL: what a sitemap must be. */
+export function isAbsoluteHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === "http:" || protocol === "https:";
+}
+
+/** The value is a sound one for a directive: a path or nothing for a rule, a URL for a sitemap, a name or `*` for an agent. */
+function readsWell(kind: KeyKind, value: ByteString): boolean {
+  switch (kind) {
+    case "allow":
+    case "disallow":
+      return value === "" || value.startsWith("/") || value.startsWith("*");
+    case "sitemap":
+      return isAbsoluteHttpUrl(binaryToUtf8(value));
+    case "user-agent":
+      return /^[*A-Za-z_-]/.test(value);
+    default:
+      // A key of several words that is no directive: the line is ignored whatever its value.
+      return false;
+  }
+}
+
 export function meantRecord(line: SourceLine): MeantRecord {
   const { key, value, kind, typo } = line.parsed;
   const asRead: MeantRecord = { key, value, kind: kind === "empty" || kind === "comment" || kind === "invalid" ? "unknown" : kind, typo, colonInValue: false };
@@ -41,7 +65,7 @@ export function meantRecord(line: SourceLine): MeantRecord {
   // No whitespace in the key, or a key that needs it (`User agent:`, an accepted misspelling).
   if (keyEnd === -1) return asRead;
   const firstWord = classifyKey(key.slice(0, keyEnd));
-  if (firstWord.kind === "unknown") return asRead;
+  if (firstWord.kind === "unknown" || readsWell(asRead.kind, value)) return asRead;
   // The text starts with the key (both are trimmed), so the first word ends at the same offset.
   const rest = trimAsciiSpace(recordText(line).slice(keyEnd));
   return { key: key.slice(0, keyEnd), value: rest, kind: firstWord.kind, typo: firstWord.typo, colonInValue: true };
