@@ -7,7 +7,10 @@ export type RobotsErrorCode =
   | "ROBOTS_ERR_NOT_INITIALIZED"
   /** A method called on a `Robots` after `dispose()`, or a batch given to a closed `RobotsWorkerPool`. */
   | "ROBOTS_ERR_DISPOSED"
-  /** A URL that is not a string (or a URL batch that is neither `string[]` nor bytes). */
+  /**
+   * A URL that is not a string (or a URL batch that is neither `string[]` nor bytes), or one longer
+   * than `MAX_URL_BYTES` (16 MiB of UTF-8, a line of a byte batch included).
+   */
   | "ROBOTS_ERR_INVALID_URL"
   /** An agent that is not a string or an array of strings. */
   | "ROBOTS_ERR_INVALID_AGENT"

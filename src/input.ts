@@ -1,4 +1,5 @@
 import { RobotsError } from "./errors.js";
+import { isUint8Array } from "./options.js";
 import type { InputInfo } from "./types.js";
 
 const utf8 = new TextEncoder();
@@ -15,7 +16,7 @@ export interface PreparedInput {
  */
 /** Checks a robots.txt body's type: a string or a Uint8Array, else `ROBOTS_ERR_INVALID_BODY`. */
 export function assertBody(body: unknown): asserts body is string | Uint8Array {
-  if (typeof body !== "string" && !(body instanceof Uint8Array)) {
+  if (typeof body !== "string" && !isUint8Array(body)) {
     throw new RobotsError("ROBOTS_ERR_INVALID_BODY", "robots.txt body must be a string or a Uint8Array");
   }
 }

@@ -67,9 +67,56 @@ export function agentList(agent: AgentQuery): readonly string[] {
   throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agent must be a string or an array of strings");
 }
 
+/**
+ * The longest URL the engines decide, in UTF-8 bytes (a line of a byte batch, without its LF):
+ * far past any real URL (servers refuse request lines of some kilobytes), and short of what the
+ * engine's memory holds while it works on one (a few times its length), so that a stray giant
+ * line gets an answer instead of exhausting memory.
+ */
+export const MAX_URL_BYTES = 16 << 20;
+
 export function assertUrl(url: unknown): asserts url is string {
   if (typeof url !== "string") {
     throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL must be a string, got ${urlTypeOf(url)}`);
+  }
+  assertUrlLength(url, "URL");
+}
+
+/** Throws when `url` is longer than MAX_URL_BYTES in UTF-8 (counted only when it may be). */
+function assertUrlLength(url: string, what: string): void {
+  if (url.length * 3 <= MAX_URL_BYTES || utf8Length(url) <= MAX_URL_BYTES) return;
+  throw new RobotsError("ROBOTS_ERR_INVALID_URL", `${what} is ${utf8Length(url)} bytes long, more than a URL may be (${MAX_URL_BYTES} bytes)`);
+}
+
+/** UTF-8 length of a string as it is encoded (a lone surrogate becomes U+FFFD, three bytes). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * Throws when a line of a byte batch is longer than MAX_URL_BYTES. Each step finds the last LF
+ * within MAX_URL_BYTES + 1 bytes of the line start, so a batch of ordinary lines costs a few steps.
+ */
+function assertLineLengths(bytes: Uint8Array): void {
+  let start = 0;
+  while (bytes.length - start > MAX_URL_BYTES) {
+    const newline = bytes.lastIndexOf(0x0a, start + MAX_URL_BYTES);
+    if (newline < start) {
+      let line = 0;
+      for (let at = bytes.indexOf(0x0a); at !== -1 && at < start; at = bytes.indexOf(0x0a, at + 1)) line++;
+      throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${line} of the batch is more than ${MAX_URL_BYTES} bytes long, more than a URL may be`);
+    }
+    start = newline + 1;
   }
 }
 
@@ -81,7 +128,10 @@ function urlTypeOf(value: unknown): string {
 
 /** Checks a URL batch: a `Uint8Array` of lines, or an array whose every element is a string. */
 export function assertUrlBatch(urls: unknown): asserts urls is readonly string[] | Uint8Array {
-  if (urls instanceof Uint8Array) return;
+  if (isUint8Array(urls)) {
+    assertLineLengths(urls);
+    return;
+  }
   if (!Array.isArray(urls)) {
     throw new RobotsError("ROBOTS_ERR_INVALID_URL", "URLs must be an array of strings or a Uint8Array of lines");
   }
@@ -89,5 +139,14 @@ export function assertUrlBatch(urls: unknown): asserts urls is readonly string[]
     if (typeof urls[i] !== "string") {
       throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${i} must be a string, got ${urlTypeOf(urls[i])}`);
     }
+    assertUrlLength(urls[i], `URL at index ${i}`);
   }
+}
+
+/**
+ * A Uint8Array, also one made in another realm (a `vm` context, an iframe), where `instanceof`
+ * says no: its tag says what it is.
+ */
+export function isUint8Array(value: unknown): value is Uint8Array {
+  return ArrayBuffer.isView(value) && Object.prototype.toString.call(value) === "[object Uint8Array]";
 }

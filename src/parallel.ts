@@ -14,8 +14,8 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
-import { assertConstructedBy, describeValue, RobotsError } from "./errors.js";
-import { agentList, assertUrlBatch, checkOptionNames, PARSE_OPTION_NAMES, resolveParseOptions } from "./options.js";
+import { assertConstructedBy, describeValue, RobotsError, type RobotsErrorCode } from "./errors.js";
+import { agentList, assertUrlBatch, checkOptionNames, isUint8Array, PARSE_OPTION_NAMES, resolveParseOptions } from "./options.js";
 import { assertBody } from "./input.js";
 import { linesCapacity, writeLines } from "./url-bytes.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
@@ -132,6 +132,9 @@ export class RobotsWorkerPool {
     assertConstructedBy(token, CONSTRUCT, "RobotsWorkerPool", "RobotsWorkerPool.create(body, options)");
     this.#workers = workers;
     for (const { worker } of workers) {
+      // Idle workers do not keep the process alive (a pool left open would hold it for ever); a
+      // batch in flight does (#send).
+      worker.unref();
       worker.on("message", (response: WorkerResponse) => this.#settle(response));
       worker.on("error", (error) => this.#breakDown(`a worker failed: ${error.message}`, error));
       worker.on("exit", (code) => this.#breakDown(`a worker stopped (exit code ${code})`));
@@ -205,7 +208,7 @@ export class RobotsWorkerPool {
     let parts: number;
     let part: (i: number, to: PoolWorker, slot: number) => OutgoingPart;
     let release = () => {};
-    if (urls instanceof Uint8Array) {
+    if (isUint8Array(urls)) {
       const bounds = lineBoundaries(urls, partCount);
       parts = bounds.length - 1;
       if (urls.buffer instanceof SharedArrayBuffer) {
@@ -374,6 +377,7 @@ export class RobotsWorkerPool {
     return new Promise<PartResult>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       const request: WorkerRequest = { id, urls: part.urls, agents, withLines, reserve: part.reserve };
+      worker.ref();
       // A shared buffer is shared, not copied; string arrays (parts that found no landing) are cloned.
       worker.postMessage(request);
     });
@@ -383,8 +387,12 @@ export class RobotsWorkerPool {
     const pending = this.#pending.get(response.id);
     if (pending === undefined) return;
     this.#pending.delete(response.id);
+    if (this.#pending.size === 0) for (const { worker } of this.#workers) worker.unref();
     if ("error" in response) {
-      pending.reject(new RobotsError("ROBOTS_ERR_WASM", `worker failed: ${response.error.message}`));
+      // A typed error of the worker's Robots keeps its code; anything else is the engine's failure.
+      const { code, message } = response.error;
+      const typed = typeof code === "string" && code.startsWith("ROBOTS_ERR_") && code !== "ROBOTS_ERR_WASM";
+      pending.reject(typed ? new RobotsError(code as RobotsErrorCode, message) : new RobotsError("ROBOTS_ERR_WASM", `worker failed: ${message}`));
     } else {
       pending.resolve({ allowed: response.allowed, lines: response.lines, landing: response.landing });
     }

@@ -7,7 +7,7 @@ import { assertConstructedBy, RobotsError } from "./errors.js";
 import { defaultEngine } from "./init.js";
 import { prepareInput } from "./input.js";
 import { lintRobots } from "./lint/index.js";
-import { agentList, assertUrl, assertUrlBatch, resolveParseOptions } from "./options.js";
+import { agentList, assertUrl, assertUrlBatch, isUint8Array, resolveParseOptions } from "./options.js";
 import { parseCrawlDelay } from "./records.js";
 import type {
   AgentGroups, AgentQuery, BatchResult, Explanation, GroupInfo, InputInfo, LineInfo, LineKind, LintReport, ParseOptions, Profile,
@@ -399,7 +399,7 @@ export class Robots implements RobotsTxt {
 
   #run(urls: UrlBatch, agents: readonly string[], mode: number): RawBatch {
     this.#scope(agents);
-    return urls instanceof Uint8Array ? this.#runBytes(urls, mode) : this.#runStrings(urls, mode);
+    return isUint8Array(urls) ? this.#runBytes(urls, mode) : this.#runStrings(urls, mode);
   }
 
   /** A newline-separated byte batch, copied into memory in chunks that end at a line end. */

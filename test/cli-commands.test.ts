@@ -266,6 +266,15 @@ describe("on a terminal", () => {
     expect(quiet.stdout).toBe("");
   });
 
+  it("draws no progress line while the results go to the same terminal (its redraws would run into them); --count still has one", () => {
+    const args = ["check", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"];
+    const { code, stdout } = robotsOnTerminal(args);
+    expect(code).toBe(0);
+    expect(stdout).not.toContain("\r\x1b[K");
+    expect(stdout).toMatch(/robots check: 20000 URLs, \d+ allowed/);
+    expect(robotsOnTerminal([...args, "--count"]).stdout).toMatch(/\r\x1b\[Krobots check: [\d,]+ URLs, [\d,]+ URLs\/s/);
+  });
+
   it("colours the lint report and the verdict, except with NO_COLOR", () => {
     const coloured = robotsOnTerminal(["lint", lintFixture("typo.txt")], { ...process.env, NO_COLOR: "", TERM: "xterm" });
     expect(coloured.stdout).toContain(`${ESC}33mwarning${ESC}39m`);

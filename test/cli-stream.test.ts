@@ -135,3 +135,30 @@ describe("robots check on lines split between reads", () => {
     expect(robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", "--count", "--workers", "2", ...source], stdin)).toEqual(counts);
   });
 });
+
+describe("robots check on URL lists that are not plain UTF-8 lines", () => {
+  it("skips a UTF-8 byte-order mark, so the first URL is decided as written", () => {
+    const file = join(work, "bom.txt");
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("https://a.com/private/x\nhttps://a.com/y\n")]));
+    expect(robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", file]).stdout).toBe("disallowed\thttps://a.com/private/x\t2\nallowed\thttps://a.com/y\t0\n");
+  });
+
+  it.each([
+    ["UTF-16LE", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("https://a.com/private/x\r\n", "utf16le")])],
+    ["UTF-16BE", Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("https://a.com/private/x\r\n", "utf16le").swap16()])],
+  ])("refuses a %s list (its URLs would match no rule), with exit code 2", (_, bytes) => {
+    const file = join(work, "utf16.txt");
+    writeFileSync(file, bytes);
+    const result = robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", file]);
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).toContain("is UTF-16 (it starts with a byte-order mark); save the URL list as UTF-8");
+  });
+
+  it("refuses a line longer than any URL without reading it whole (exit code 2)", () => {
+    // 1 MiB reads through a pipe: the check fires once a batch and MAX_URL_BYTES are gathered.
+    const command = `head -c ${40 << 20} /dev/zero | tr '\\0' a | ${shellQuote(process.execPath)} ${shellQuote(bin)} check --robots ${shellQuote(ROBOTS)} --agent x -q`;
+    const result = spawnSync("bash", ["-c", command], { encoding: "utf8" });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("has a line longer than 16777216 bytes, more than a URL may be");
+  });
+});

@@ -5,10 +5,11 @@
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import {
   encodeUrl, extractMetaTags, IndexingDirectives, initSync, parseCrawlDelay, parseDirectiveDate, parseRequestRate, Robots,
-  RobotsCache, type RobotsErrorCode, fetchRobots,
+  RobotsCache, type RobotsErrorCode, fetchRobots, MAX_URL_BYTES,
 } from "../src/index.js";
 import { RobotsWorkerPool } from "../src/parallel.js";
 import { Robots as ReferenceRobots } from "../src/reference/index.js";
@@ -261,5 +262,64 @@ describe("a WebAssembly module that is not the engine is refused when it is load
       ...section(10, [1, 2, 0, 0x0b]), // its body: no locals, end
     ]);
     expect(() => loadEngine(functionsOnly)).toThrowError(expect.objectContaining({ code: "ROBOTS_ERR_WASM", message: expect.stringMatching(/no memory/) }));
+  });
+});
+
+describe("a URL longer than MAX_URL_BYTES gets ROBOTS_ERR_INVALID_URL, not an engine failure", () => {
+  initSync();
+  const over = `/${"a".repeat(MAX_URL_BYTES)}`; // one byte too many
+  const exact = `/${"a".repeat(MAX_URL_BYTES - 1)}`;
+
+  it.each([
+    ["WASM", (body: string) => Robots.parse(body)],
+    ["reference", (body: string) => ReferenceRobots.parse(body)],
+  ])("%s: a string, a string in a batch and a line of a byte batch; one of exactly the limit is decided", (_, parse) => {
+    const robots = parse("User-agent: *\nDisallow: /a\n");
+    expect(() => robots.isAllowed(over, "x")).toThrow(withCode("ROBOTS_ERR_INVALID_URL", /more than a URL may be/));
+    // Two bytes each: half as many characters are enough.
+    expect(() => robots.isAllowed(`/${"é".repeat(MAX_URL_BYTES / 2)}`, "x")).toThrow(withCode("ROBOTS_ERR_INVALID_URL"));
+    expect(() => robots.classify(["/b", over], "x")).toThrow(withCode("ROBOTS_ERR_INVALID_URL", /^URL at index 1 /));
+    expect(() => robots.classify(Buffer.from(`/b\n/c\n${over}\n/d\n`), "x")).toThrow(withCode("ROBOTS_ERR_INVALID_URL", /^URL at index 2 of the batch/));
+    expect(robots.isAllowed(exact, "x")).toBe(false);
+    expect([...robots.classify(Buffer.from(`/b\n${exact}\n/c`), "x")]).toEqual([1, 0, 1]);
+  });
+
+  it("a worker pool refuses it as the engine does", async () => {
+    // The built pool: its workers run the built worker script.
+    const { RobotsWorkerPool: BuiltPool } = await import("../dist/parallel.js");
+    const pool = await BuiltPool.create("User-agent: *\nDisallow: /a\n", { workers: 1 });
+    try {
+      await expect(pool.classify(Buffer.from(`/b\n${over}`), "x")).rejects.toThrow(withCode("ROBOTS_ERR_INVALID_URL"));
+      expect([...(await pool.classify(["/b", "/a"], "x"))]).toEqual([1, 0]);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("bytes made in another realm (a vm context) are bytes", () => {
+  it("as a body, a URL batch and a page", () => {
+    initSync();
+    const foreign = (text: string) => runInNewContext(`new Uint8Array([${[...Buffer.from(text)].join(",")}])`) as Uint8Array;
+    expect(foreign("x") instanceof Uint8Array).toBe(false);
+    const robots = Robots.parse(foreign("User-agent: *\nDisallow: /a\n"));
+    expect([...robots.classify(foreign("/a\n/b\n"), "x")]).toEqual([0, 1]);
+    expect([...ReferenceRobots.parse(foreign("User-agent: *\nDisallow: /a\n")).classify(foreign("/a\n/b\n"), "x")]).toEqual([0, 1]);
+    expect(extractMetaTags(foreign('<meta name="robots" content="noindex">'))).toHaveLength(1);
+    robots.dispose();
+  });
+});
+
+describe("a worker pool left open does not keep the process alive", () => {
+  it("the process ends after its batch, without close()", () => {
+    const script = `
+      const { RobotsWorkerPool } = await import(${JSON.stringify(new URL("../dist/parallel.js", import.meta.url).href)});
+      const pool = await RobotsWorkerPool.create("User-agent: *\\nDisallow: /p\\n", { workers: 2 });
+      const verdicts = await pool.classify(["/p", "/q"], "x");
+      console.log([...verdicts].join(","));
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(child.signal).toBeNull();
+    expect({ status: child.status, stdout: child.stdout }).toEqual({ status: 0, stdout: "0,1\n" });
   });
 });

@@ -24,7 +24,8 @@ adds a column, the verdict staying first and the line (then --rule's text) last;
 them as UTF-8, bytes that are not UTF-8 becoming U+FFFD. It streams: millions of URLs in
 constant memory, so it works as a Unix filter and as the mapper of Hadoop Streaming or Spark's
 pipe(). A summary goes to standard error, and on a terminal a progress line (URLs, URLs/s, and
-the time left when the input size is known).
+the time left when the input size is known) while the results go to a file or a pipe (or with
+--count). A UTF-8 byte-order mark on the URL list is skipped; a UTF-16 list is refused.
 
 Options:
   --robots FILE       The robots.txt file (required; "-" reads it from standard input)
@@ -185,7 +186,9 @@ export async function runCheck(args: string[]): Promise<number> {
     }
   }
 
-  const progress = options.quiet || process.stderr.isTTY !== true ? undefined : new Progress(process.stderr, inputSize(options.urlsFile));
+  // Not while results go to the terminal too: its redraws would run into them.
+  const resultsOnTerminal = process.stdout.isTTY === true && !options.count;
+  const progress = options.quiet || process.stderr.isTTY !== true || resultsOnTerminal ? undefined : new Progress(process.stderr, inputSize(options.urlsFile));
   const started = performance.now();
   let total = 0;
   let allowedCount = 0;

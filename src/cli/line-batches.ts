@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { CliError } from "./cli-error.js";
+import { MAX_URL_BYTES } from "../options.js";
 
 /**
  * Batches of complete lines from a byte stream (the last one may lack its final LF), of about
@@ -19,12 +20,17 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
     pendingBytes = rest.length;
   };
   try {
-    for await (const chunk of input as AsyncIterable<Buffer>) {
-      bytesRead += chunk.length;
+    for await (const read of input as AsyncIterable<Buffer>) {
+      const chunk = bytesRead === 0 ? withoutByteOrderMark(read, urlsFile) : read;
+      bytesRead += read.length;
       const lastNewline = pendingBytes + chunk.length < batchBytes ? -1 : chunk.lastIndexOf(0x0a);
       if (lastNewline < 0) {
         pending.push(chunk);
         pendingBytes += chunk.length;
+        // Past a batch of gathered lines and a whole URL, and still no line end: no URL list.
+        if (pendingBytes > batchBytes + MAX_URL_BYTES) {
+          throw new CliError(`check: "${urlsFile}" has a line longer than ${MAX_URL_BYTES} bytes, more than a URL may be: is it a list of URLs, one per line?`);
+        }
         continue;
       }
       if (chunk.length < batchBytes) {
@@ -49,4 +55,16 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
     throw error;
   }
   if (pendingBytes > 0) yield { batch: pending.length === 1 ? pending[0] : Buffer.concat(pending), bytesRead };
+}
+
+/**
+ * The first read of a URL list without a UTF-8 byte-order mark (an editor's, harmless), or an
+ * error for a UTF-16 one: read as bytes, its lines are URLs with a NUL in every other byte, which
+ * no rule matches, so every URL would come out allowed.
+ */
+function withoutByteOrderMark(first: Buffer, urlsFile: string): Buffer {
+  if ((first[0] === 0xff && first[1] === 0xfe) || (first[0] === 0xfe && first[1] === 0xff)) {
+    throw new CliError(`check: "${urlsFile}" is UTF-16 (it starts with a byte-order mark); save the URL list as UTF-8`);
+  }
+  return first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf ? first.subarray(3) : first;
 }

@@ -4,6 +4,7 @@
  * here, from bytes the host already holds; they never cross the boundary.
  */
 import { RobotsError } from "../errors.js";
+import { isUint8Array } from "../options.js";
 import type { Engine } from "../wasm.js";
 import { decodeAttributeValue } from "./charref.js";
 import type { MetaTag, PageInput } from "./types.js";
@@ -45,7 +46,7 @@ function preparePage(html: unknown, encoding: string | undefined): { page: PageB
     // `bytes` is the UTF-8 length, known once the text is written.
     return { page: { kind: "text", text: html }, input: { bytes: 0, encoding: "utf-8", bom: html.charCodeAt(0) === 0xfeff, transcoded: false } };
   }
-  if (!(html instanceof Uint8Array)) throw new RobotsError("ROBOTS_ERR_INVALID_BODY", "a page must be a string or a Uint8Array");
+  if (!isUint8Array(html)) throw new RobotsError("ROBOTS_ERR_INVALID_BODY", "a page must be a string or a Uint8Array");
   const { encoding: found, bom } = pageEncoding(html, declared);
   if (found === "utf-16le" || found === "utf-16be") {
     return {
