@@ -90,8 +90,10 @@ function bomFindings(robots: LintInput["robots"], bytes: Uint8Array): LintFindin
   if (bomless !== undefined) {
     return [finding("utf-16", 1, `the file looks like ${bomless} without a byte-order mark (every other byte is NUL): read as bytes, here as by every crawler, it holds no rules`, "save it as UTF-8")];
   }
-  // Only a whole BOM: a character starting with EF loses that byte, which invalid-utf8 reports.
-  if (!bom || skippedBomBytes(bytes) < 3) return [];
+  // A whole BOM, or all that was read of one; a character starting with EF loses that byte, which
+  // invalid-utf8 reports.
+  const skipped = skippedBomBytes(bytes);
+  if (!bom || (skipped < 3 && skipped < bytes.length)) return [];
   return [finding("bom", 1, "the file starts with a UTF-8 byte-order mark: Google and RFC 9309 parsers skip it, some older ones read it as part of the first key", "save it as UTF-8 without a BOM")];
 }
 
