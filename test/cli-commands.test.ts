@@ -3,11 +3,12 @@
  * allowed, check's formats, help, errors and exit codes, and what a terminal sees (progress,
  * colour) through a pseudo-terminal.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { robots, robotsOnTerminal, root } from "./support/cli.js";
+import { bin, robots, robotsOnTerminal, root } from "./support/cli.js";
 import { reference } from "./support/implementations.js";
 
 const work = mkdtempSync(join(tmpdir(), "robots-cli-"));
@@ -324,5 +325,13 @@ describe("help, version and errors", () => {
   it("shows the stack trace only with --debug", () => {
     expect(robots(["lint", "nope.txt"]).stderr).not.toMatch(/\n\s+at /);
     expect(robots(["lint", "nope.txt", "--debug"]).stderr).toMatch(/CliError: lint: cannot read robots.txt[^\n]*\n\s+at /);
+  });
+
+  it("reads --debug after -- as a file name, as every argument there", () => {
+    writeFileSync(join(work, "--debug"), "/p\n/q\n");
+    writeFileSync(join(work, "debug-rules.txt"), "User-agent: *\nDisallow: /p\n");
+    // The URL list named `--debug` is read, not standard input.
+    const result = spawnSync(process.execPath, [bin, "check", "--robots", "debug-rules.txt", "--agent", "G", "-q", "--", "--debug"], { cwd: work, input: "/stdin\n", encoding: "utf8" });
+    expect([result.status, result.stdout]).toEqual([0, "disallowed\t/p\t2\nallowed\t/q\t0\n"]);
   });
 });

@@ -112,8 +112,11 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 // the command carries on, and its status stands.
 process.stderr.on("error", () => undefined);
 
-const debug = process.argv.includes("--debug");
-main(process.argv.slice(2).filter((arg) => arg !== "--debug")).then(
+// `--debug` anywhere before `--`; after it, as every argument there, it is a file name.
+const args = process.argv.slice(2);
+const end = args.includes("--") ? args.indexOf("--") : args.length;
+const debug = args.slice(0, end).includes("--debug");
+main([...args.slice(0, end).filter((arg) => arg !== "--debug"), ...args.slice(end)]).then(
   (code) => {
     process.exitCode = code;
   },
