@@ -461,6 +461,13 @@ describe.each(implementations)("$name", (impl) => {
         }
       });
 
+      it("VT inside the value is no separator: `user-agent foo` VT `bar` is two words", () => {
+        for (const robots of both("user-agent foo\x0bbar\ndisallow /x\n")) {
+          expect(robots.lines[0]).toEqual(lineInfo(1, "user-agent", { missingColon: true }));
+          check(robots, url("/x"), "foo", D(2, "/x", "specific"));
+        }
+      });
+
       it("with a colon, the colon splits (the value may contain spaces)", () => {
         for (const robots of both("User-agent: FooBot\nDisallow: /a b\n")) {
           check(robots, url("/a b"), "FooBot", D(2, "/a b", "specific"));
@@ -1058,6 +1065,13 @@ describe.each(implementations)("$name", (impl) => {
         check(robots, url("/login%2"), "x", D(4, "/login%2", "global"));
       });
 
+      it("behaviour.md 18: every URL byte from 0x80 up is encoded, 0x80 itself included", () => {
+        // U+0400 is D0 80 in UTF-8.
+        const robots = rfc("User-agent: *\nDisallow: /%D0%80$\n");
+        check(robots, url("/\u0400"), "x", D(2, "/%D0%80$", "global"));
+        expect([...robots.classify(Buffer.from("http://example.com/\u0400\n"), "x")]).toEqual([0]);
+      });
+
       it("behaviour.md 18: wildcards still work on the normalised URL", () => {
         const robots = rfc("User-agent: *\nDisallow: /a*c\nDisallow: /e*$\n");
         check(robots, url("/abc"), "x", D(2, "/a*c", "global"));
@@ -1096,6 +1110,13 @@ describe.each(implementations)("$name", (impl) => {
         for (const target of [url("/robots.txt/"), url("/robots.txtx"), url("/ROBOTS.TXT"), url("/a/robots.txt"), url("/robots.txt;x")]) {
           check(robots, target, "x", D(2, "/", "global"));
         }
+      });
+
+      it("behaviour.md 19: in a byte batch too, among other URLs of the same host", () => {
+        const batch = Buffer.from("https://a.com/x\nhttps://a.com/robots.txt\nhttps://a.com/y\nhttps://a.com/robots.txt\nhttps://a.com/robots.txt?q\n");
+        const result = rfc("User-agent: *\nDisallow: /\n").classifyWithLines(batch, "x");
+        expect([...result.allowed]).toEqual([0, 1, 0, 1, 1]);
+        expect([...result.lines]).toEqual([2, 0, 2, 0, 0]);
       });
     });
   });
@@ -1335,6 +1356,8 @@ describe.each(implementations)("$name", (impl) => {
       expect(inLine(2 + 2 * 12)).toBe(true);
       expect(inLine(2 + 2 * 13 + 1)).toBe(true); // half of the LF: read as U+FFFD
       expect(inLine(2)).toBe(false); // the BOM alone
+      // A half unit is read as U+FFFD, so a cut through one is inside a line even before an LF.
+      expect(parse(new Uint8Array([0xfe, 0xff, 0x01, 0x00, 0x0a, 0x00, 0x00, 0x78]), { maxBytes: 5 }).input.cutInLine).toBe(true);
     });
 
     it("types.ts: the profile is reported; google is the default", () => {
