@@ -216,3 +216,15 @@ describe("lint: fixes that keep what the file means", () => {
     expect(codes("User-agent: *\nDisallow:\nAllow:\n")).toEqual([]);
   });
 });
+
+describe("lint: user-agent lines, small cases", () => {
+  it("an empty value is said to be empty, not quoted as nothing", () => {
+    const [finding] = lint("User-agent:\nDisallow: /\n").filter((found) => found.code === "user-agent-no-name");
+    expect(finding.message).toBe("an empty User-agent value names no crawler, so this line applies to none");
+  });
+
+  it("a blank line between two lines naming the same agent is not worth a finding", () => {
+    expect(codes("User-agent: *\n\nUser-agent: *\nDisallow: /x\n")).toEqual([]);
+    expect(codes("User-agent: a\n\nUser-agent: b\nDisallow: /x\n")).toEqual(["2:blank-line-between-user-agents"]);
+  });
+});

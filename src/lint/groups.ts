@@ -32,6 +32,9 @@ function userAgentFinding(agent: UserAgentLine): LintFinding | undefined {
   if (agent.global) {
     return agent.value === "*" ? undefined : finding("user-agent-truncated", agent.line, `${quote(agent.value)} is read as \`*\`: everything after the * is ignored`, "write `User-agent: *`");
   }
+  if (agent.value === "") {
+    return finding("user-agent-no-name", agent.line, "an empty User-agent value names no crawler, so this line applies to none", "write the crawler's product token (`User-agent: Googlebot`), or delete the line");
+  }
   if (agent.token === "") {
     // Not `User-agent: *`: that would give every crawler the rules meant for one.
     return finding("user-agent-no-name", agent.line, `${quote(agent.value)} is read as an empty name (it does not start with a letter, _ or -), so Google's parser matches no crawler with it`, "keep the line for that crawler's own parser, which may match it; for Google's, no name can stand for it");
@@ -77,7 +80,8 @@ function gapFindings(input: LintInput, group: GroupInfo): LintFinding[] {
       continue;
     }
     const blank = between.find((line) => line.kind === "empty");
-    if (blank !== undefined) {
+    // The same agent twice: whether the blank line split them or not, its rules are the same.
+    if (blank !== undefined && agentName(before).toLowerCase() !== agentName(after).toLowerCase()) {
       found.push(finding("blank-line-between-user-agents", blank.line, `a blank line does not end a group: ${shared}`, `if ${quote(agentName(before))} should have no rules, give it \`Allow: /\` before line ${after.line}; else remove the blank line`));
     }
   }
