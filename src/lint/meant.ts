@@ -9,8 +9,9 @@
  * its directive (`Disallow all: /private/`) is a long key, read as meant.
  */
 import type { SourceLine } from "./source.js";
-import { binaryToUtf8, NUL, trimAsciiSpace, type ByteString } from "../reference/bytes.js";
+import { binaryToUtf8, trimAsciiSpace, type ByteString } from "../reference/bytes.js";
 import { classifyKey, type KeyKind } from "../reference/keys.js";
+import { recordContent } from "../reference/line.js";
 
 export interface MeantRecord {
   /** The key as written: the first word when the colon is inside the value. */
@@ -26,14 +27,6 @@ export interface MeantRecord {
 }
 
 const KEY_END = /[ \t]/;
-
-/** What the line says without its comment and after a NUL, trimmed, as the line parser reads it. */
-function recordText(line: SourceLine): ByteString {
-  const nul = line.read.indexOf(String.fromCharCode(NUL));
-  const beforeNul = nul === -1 ? line.read : line.read.slice(0, nul);
-  const hash = beforeNul.indexOf("#");
-  return trimAsciiSpace(hash === -1 ? beforeNul : beforeNul.slice(0, hash));
-}
 
 /** An absolute http(s) URL: what a sitemap must be. */
 export function isAbsoluteHttpUrl(value: string): boolean {
@@ -67,6 +60,6 @@ export function meantRecord(line: SourceLine): MeantRecord {
   const firstWord = classifyKey(key.slice(0, keyEnd));
   if (firstWord.kind === "unknown" || readsWell(asRead.kind, value)) return asRead;
   // The text starts with the key (both are trimmed), so the first word ends at the same offset.
-  const rest = trimAsciiSpace(recordText(line).slice(keyEnd));
+  const rest = trimAsciiSpace(recordContent(line.read).content.slice(keyEnd));
   return { key: key.slice(0, keyEnd), value: rest, kind: firstWord.kind, typo: firstWord.typo, colonInValue: true };
 }

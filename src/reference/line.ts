@@ -29,20 +29,20 @@ function indexWhere(text: ByteString, from: number, test: (code: number) => bool
   return -1;
 }
 
-export function parseLine(line: ByteString): ParsedLine {
-  const result: ParsedLine = { kind: "invalid", hasComment: false, typo: false, missingColon: false, key: "", value: "" };
-
+/** What a line says: up to a NUL and a comment, trimmed (decisions 7 and 8). */
+export function recordContent(line: ByteString): { content: ByteString; hasComment: boolean } {
   // Google-specific: the line is a C string, so a NUL ends its content (decision 7).
   const nul = line.indexOf(String.fromCharCode(NUL));
-  let content = nul === -1 ? line : line.slice(0, nul);
-
+  const beforeNul = nul === -1 ? line : line.slice(0, nul);
   // RFC 9309 2.2.3: `#` starts a comment, even inside a value (decision 8).
-  const hash = content.indexOf(String.fromCharCode(HASH));
-  if (hash !== -1) {
-    result.hasComment = true;
-    content = content.slice(0, hash);
-  }
-  content = trimAsciiSpace(content);
+  const hash = beforeNul.indexOf(String.fromCharCode(HASH));
+  return { content: trimAsciiSpace(hash === -1 ? beforeNul : beforeNul.slice(0, hash)), hasComment: hash !== -1 };
+}
+
+export function parseLine(line: ByteString): ParsedLine {
+  const result: ParsedLine = { kind: "invalid", hasComment: false, typo: false, missingColon: false, key: "", value: "" };
+  const { content, hasComment } = recordContent(line);
+  result.hasComment = hasComment;
   if (content === "") {
     result.kind = result.hasComment ? "comment" : "empty";
     return result;
