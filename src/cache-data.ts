@@ -75,14 +75,18 @@ function loadEntry(entry: RobotsCacheEntryData, index: number): LoadedEntry {
   if (good !== null && good.fetch.outcome !== "ok") invalid(`${where}: a good copy of a fetch that was not "ok"`);
   return {
     ...entry,
-    fetch: withAge(entry.fetch),
-    good: good === null ? null : { fetch: withAge(good.fetch), body: fromBase64(good.body, where) },
+    fetch: knownFetchInfo(entry.fetch),
+    good: good === null ? null : { fetch: knownFetchInfo(good.fetch), body: fromBase64(good.body, where) },
   };
 }
 
-/** Metadata saved before `age` was kept reads as without an Age header. */
-function withAge(fetch: RobotsFetchInfo): RobotsFetchInfo {
-  return { ...fetch, age: fetch.age ?? null };
+/**
+ * The metadata as the cache keeps it: the known fields only (a field added to saved data by hand
+ * would be handed out and saved again), and data saved before `age` was kept as without an Age header.
+ */
+function knownFetchInfo(fetch: RobotsFetchInfo): RobotsFetchInfo {
+  const { url, finalUrl, redirects, status, outcome, reason, detail, bytes, truncated, maxAge, fetchedAt } = fetch;
+  return { url, finalUrl, redirects, status, outcome, reason, detail, bytes, truncated, maxAge, age: fetch.age ?? null, fetchedAt };
 }
 
 const OUTCOMES = new Set(["ok", "unavailable", "unreachable"]);

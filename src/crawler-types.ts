@@ -24,7 +24,7 @@ export type FetchReason =
   | "redirect-limit"
   /** A redirect back to a URL of the same chain. */
   | "redirect-loop"
-  /** A redirect without a usable `Location`, or to a scheme other than http and https. */
+  /** A redirect without a usable `Location`, to a scheme other than http and https, or a 3xx that is no redirect (304, 305, 306). */
   | "redirect-invalid"
   /** Connection refused or reset, DNS failure, a body cut short or undecodable, a proxy's 407. */
   | "network-error"
@@ -35,11 +35,11 @@ export type FetchReason =
 export interface RobotsFetchInfo {
   /** The robots.txt URL asked for. */
   url: string;
-  /** The URL of the last response, after redirects. */
+  /** The last URL requested, after redirects (a failed last hop's URL, which gave no response). */
   finalUrl: string;
   /** Redirects followed. */
   redirects: number;
-  /** HTTP status of the last response; null when none arrived. */
+  /** HTTP status of the last response that arrived (a redirect's, when the hop after it failed); null when none arrived. */
   status: number | null;
   outcome: FetchOutcome;
   reason: FetchReason;

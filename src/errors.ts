@@ -18,7 +18,7 @@ export type RobotsErrorCode =
   | "ROBOTS_ERR_NO_SOURCE"
   /**
    * Text to read that is not text: a robots.txt body or a page that is neither a string nor a
-   * `Uint8Array`, or a value given to `parseCrawlDelay`, `parseRequestRate` or `parseDirectiveDate`
+   * `Uint8Array` (or a page object with a field other than html and headers), or a value given to `parseCrawlDelay`, `parseRequestRate` or `parseDirectiveDate`
    * that is not a string.
    */
   | "ROBOTS_ERR_INVALID_BODY"

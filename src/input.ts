@@ -52,11 +52,21 @@ const LF = 0x0a;
  * code unit always does: the half unit is read as a replacement character.
  */
 function cutsLine(raw: Uint8Array, cut: number, encoding: InputInfo["encoding"]): boolean {
-  if (encoding === "utf-8") return cut > 0 && !isLineEnd(raw[cut - 1]) && !isLineEnd(raw[cut]);
+  // A cut inside or right after the (skipped) UTF-8 BOM is at the first line's start.
+  if (encoding === "utf-8") return cut > utf8BomBytes(raw, cut) && !isLineEnd(raw[cut - 1]) && !isLineEnd(raw[cut]);
   if (cut % 2 === 1) return true;
   const unit = (at: number): number => (encoding === "utf-16le" ? raw[at] | (raw[at + 1] << 8) : (raw[at] << 8) | raw[at + 1]);
   // The BOM (the first unit) starts the first line: a cut right after it is at a line's start.
   return cut > 2 && !isLineEnd(unit(cut - 2)) && !isLineEnd(unit(cut));
+}
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/** How many of the first `limit` bytes are a (possibly partial) UTF-8 BOM, which the parser skips. */
+function utf8BomBytes(raw: Uint8Array, limit: number): number {
+  let length = 0;
+  while (length < UTF8_BOM.length && length < limit && raw[length] === UTF8_BOM[length]) length++;
+  return length;
 }
 
 function isLineEnd(code: number): boolean {

@@ -26,7 +26,7 @@ const HASH = 0x23;
 
 /**
  * Percent-encodes the bytes of the URL's UTF-8 form that the WHATWG URL standard encodes in the
- * part they are in: the path (up to the first `?` or `#`), the query (up to the first `#`) or the
+ * part they are in: the path (up to the first `?` or `#`; the scheme and host before it count as path), the query (up to the first `#`) or the
  * fragment. Nothing else changes: `%` is kept (existing escapes stay as they are), and unlike a URL
  * parser it does not resolve `.` segments, turn `\` into `/`, lower-case the host or drop tabs.
  */

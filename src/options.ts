@@ -104,20 +104,34 @@ function utf8Length(text: string): number {
 }
 
 /**
- * Throws when a line of a byte batch is longer than MAX_URL_BYTES. Each step finds the last LF
- * within MAX_URL_BYTES + 1 bytes of the line start, so a batch of ordinary lines costs a few steps.
+ * The index of the first line of a byte batch that is longer than MAX_URL_BYTES (without its LF
+ * and a CR before it, as the batch reads it), or -1. Each step finds the last LF within reach of
+ * the line start, so a batch of ordinary lines costs a few steps.
  */
-function assertLineLengths(bytes: Uint8Array): void {
+export function overlongLine(bytes: Uint8Array): number {
   let start = 0;
   while (bytes.length - start > MAX_URL_BYTES) {
     const newline = bytes.lastIndexOf(0x0a, start + MAX_URL_BYTES);
-    if (newline < start) {
-      let line = 0;
-      for (let at = bytes.indexOf(0x0a); at !== -1 && at < start; at = bytes.indexOf(0x0a, at + 1)) line++;
-      throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${line} of the batch is more than ${MAX_URL_BYTES} bytes long, more than a URL may be`);
+    if (newline >= start) {
+      start = newline + 1;
+      continue;
     }
-    start = newline + 1;
+    // The longest line there may be: MAX_URL_BYTES, then a CR that the batch drops.
+    const at = start + MAX_URL_BYTES;
+    if (bytes[at] === 0x0d && (at + 1 === bytes.length || bytes[at + 1] === 0x0a)) {
+      start = at + 2;
+      continue;
+    }
+    let line = 0;
+    for (let lf = bytes.indexOf(0x0a); lf !== -1 && lf < start; lf = bytes.indexOf(0x0a, lf + 1)) line++;
+    return line;
   }
+  return -1;
+}
+
+function assertLineLengths(bytes: Uint8Array): void {
+  const line = overlongLine(bytes);
+  if (line >= 0) throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${line} of the batch is more than ${MAX_URL_BYTES} bytes long, more than a URL may be`);
 }
 
 /** What a URL argument that is not a string is, as a message says it: a WHATWG URL gets a hint. */

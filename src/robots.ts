@@ -102,6 +102,15 @@ function readUserAgents(engine: Engine, handle: number): { group: number; agent:
 }
 
 /** The records (robots-txt.md: every key that is not user-agent, allow or disallow), decoded from the table's text. */
+/**
+ * A list handed out once and kept: frozen with its items, as the reference's are, so that a
+ * caller's change cannot reach the next caller (or lint, which reads them).
+ */
+function frozen<T extends object>(items: T[]): readonly T[] {
+  for (const item of items) Object.freeze(item);
+  return Object.freeze(items);
+}
+
 function readRecords(engine: Engine, handle: number): RobotsRecord[] {
   const count = engine.exports.recordCount(handle);
   const base = engine.exports.recordsPointer(handle) >>> 2;
@@ -162,7 +171,7 @@ export class Robots implements RobotsTxt {
     this.#engine = engine;
     this.#handle = handle;
     this.#profile = profile;
-    this.#input = input;
+    this.#input = Object.freeze(input);
     this.#source = source;
     leakedTables.register(this, { engine, handle }, this);
   }
@@ -253,8 +262,9 @@ export class Robots implements RobotsTxt {
         if (!exports.ruleIsIndexPage(handle, rule)) ruleLines[exports.ruleGroup(handle, rule)]++;
       }
       const groups: GroupInfo[] = ruleLines.map((lines, index) => ({ index, userAgents: [], ruleLines: lines }));
-      for (const { group, agent } of readUserAgents(this.#engine, handle)) (groups[group].userAgents as UserAgentLine[]).push(agent);
-      this.#groups = groups;
+      for (const { group, agent } of readUserAgents(this.#engine, handle)) (groups[group].userAgents as UserAgentLine[]).push(Object.freeze(agent));
+      for (const group of groups) Object.freeze(group.userAgents);
+      this.#groups = frozen(groups);
     }
     return this.#groups;
   }
@@ -295,7 +305,7 @@ export class Robots implements RobotsTxt {
 
   get lines(): readonly LineInfo[] {
     this.#live();
-    this.#lines ??= this.#readLines();
+    this.#lines ??= frozen(this.#readLines());
     return this.#lines;
   }
 
@@ -321,7 +331,7 @@ export class Robots implements RobotsTxt {
 
   #recordList(): readonly RobotsRecord[] {
     const handle = this.#live();
-    this.#records ??= readRecords(this.#engine, handle);
+    this.#records ??= frozen(readRecords(this.#engine, handle));
     return this.#records;
   }
 

@@ -49,22 +49,22 @@ export interface RuleMatch extends MatchedRule {
 
 /** A user-agent line of a group. */
 export interface UserAgentLine {
-  line: number;
+  readonly line: number;
   /** The value as written. */
-  value: string;
+  readonly value: string;
   /** `*` (alone or followed by whitespace). */
-  global: boolean;
+  readonly global: boolean;
   /** The product token compared with agents: the value cut at the first byte outside [a-zA-Z_-]; "" for `*`. */
-  token: string;
+  readonly token: string;
 }
 
 /** A group: a run of user-agent lines and the allow/disallow lines after it. */
 export interface GroupInfo {
   /** 0-based, in file order (the `group` of records). */
-  index: number;
-  userAgents: readonly UserAgentLine[];
+  readonly index: number;
+  readonly userAgents: readonly UserAgentLine[];
   /** Number of allow/disallow lines in the group. */
-  ruleLines: number;
+  readonly ruleLines: number;
 }
 
 /** Which groups decide for an agent query. */
@@ -99,14 +99,14 @@ export type RecordKey =
 
 /** A record that does not affect matching: sitemap, crawl-delay, unknown keys, ... */
 export interface RobotsRecord {
-  line: number;
+  readonly line: number;
   /** Canonical key for known records; for unknown keys the key as written, ASCII letters lower-cased. */
-  key: RecordKey | (string & {});
-  known: boolean;
+  readonly key: RecordKey | (string & {});
+  readonly known: boolean;
   /** The value as written (comment and surrounding whitespace removed), decoded as UTF-8. */
-  value: string;
+  readonly value: string;
   /** 0-based index of the group (user-agent run) the record sits in; null for sitemaps and lines before any user-agent. */
-  group: number | null;
+  readonly group: number | null;
 }
 
 /** What a line of the file is, as the parser saw it. */
@@ -125,37 +125,41 @@ export type LineKind =
   | "invalid";
 
 export interface LineInfo {
-  line: number;
-  kind: LineKind;
+  readonly line: number;
+  readonly kind: LineKind;
   /** The line had a `#` comment. */
-  hasComment: boolean;
-  /** The key is an accepted misspelling (`useragent`, `disalow`, `site-map`, ...). */
-  typo: boolean;
+  readonly hasComment: boolean;
+  /**
+   * The key is an accepted misspelling (`useragent`, `disalow`, `site-map`, ...). A key that only
+   * starts with a directive (`Disallowed`, `User-agentX`) is read as it too but not flagged here;
+   * `lint()` reports both, and keys split inside their value (`colon-in-value`).
+   */
+  readonly typo: boolean;
   /** Key and value were separated by whitespace, not a colon. */
-  missingColon: boolean;
+  readonly missingColon: boolean;
   /** The line was longer than the profile's limit and was truncated. */
-  tooLong: boolean;
+  readonly tooLong: boolean;
   /** An allow/disallow line before any user-agent line (it has no effect). */
-  outsideGroup: boolean;
+  readonly outsideGroup: boolean;
 }
 
 /** What the parser did with the input as a whole. */
 export interface InputInfo {
   /** Bytes received. */
-  bytes: number;
+  readonly bytes: number;
   /** Bytes parsed (after the size limit and any UTF-16 transcoding). */
-  parsedBytes: number;
+  readonly parsedBytes: number;
   /** Content past `maxBytes` was ignored. */
-  truncated: boolean;
+  readonly truncated: boolean;
   /**
    * The size limit fell inside a line: its start was read as a whole line (a rule cut short
    * matches more URLs than written). False when nothing was cut.
    */
-  cutInLine: boolean;
+  readonly cutInLine: boolean;
   /** Encoding detected from a byte-order mark; UTF-16 input is transcoded to UTF-8 before parsing. */
-  encoding: "utf-8" | "utf-16le" | "utf-16be";
+  readonly encoding: "utf-8" | "utf-16le" | "utf-16be";
   /** The body started with a (possibly partial) UTF-8 or a UTF-16 byte-order mark. */
-  bom: boolean;
+  readonly bom: boolean;
 }
 
 /** A compiled robots.txt. Implemented by the WASM engine and by the reference implementation. */
@@ -167,7 +171,10 @@ export interface RobotsTxt {
   classify(urls: UrlBatch, agent: AgentQuery): Uint8Array;
   /** Verdicts and matching lines for a batch. */
   classifyWithLines(urls: UrlBatch, agent: AgentQuery): BatchResult;
-  /** Every rule of the deciding groups that matches the URL, in decision order: the winner first. */
+  /**
+   * Every rule of the deciding groups that matches the URL, in decision order: the winner first.
+   * None for the robots.txt itself in the `rfc9309` profile, which allows it whatever the rules say.
+   */
   matchingRules(url: string, agent: AgentQuery): RuleMatch[];
   /** The groups of the file, in order. */
   readonly groups: readonly GroupInfo[];

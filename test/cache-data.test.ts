@@ -124,6 +124,16 @@ describe("toJSON / fromJSON: every kind of entry the cache writes loads back", (
     );
   });
 
+  it("keeps only the known fields of saved metadata", async () => {
+    const { cache } = clocked({ fetch: scripted(RULES) });
+    await cache.isAllowed(`${ORIGIN}/`, "bot");
+    const data = saved(cache);
+    (data.entries[0].fetch as unknown as Record<string, unknown>).extra = "x";
+    const loaded = RobotsCache.fromJSON(data, noFetch);
+    expect((await loaded.describe(ORIGIN)).fetch).not.toHaveProperty("extra");
+    expect(saved(loaded).entries[0].fetch).not.toHaveProperty("extra");
+  });
+
   it("gives copies: changing the saved data does not change the cache", async () => {
     const { cache } = clocked({ fetch: scripted(RULES) });
     await cache.isAllowed(`${ORIGIN}/`, "bot");

@@ -154,6 +154,14 @@ describe("robots check on URL lists that are not plain UTF-8 lines", () => {
     expect(result.stderr).toContain("is UTF-16 (it starts with a byte-order mark); save the URL list as UTF-8");
   });
 
+  it("names the line of a URL longer than MAX_URL_BYTES (exit code 2)", () => {
+    const file = join(work, "long-line.txt");
+    writeFileSync(file, `/a\n/b\n/c\n/${"d".repeat(16 << 20)}\n/e\n`);
+    const result = robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`robots: check: line 4 of "${file}" is longer than 16777216 bytes, more than a URL may be`);
+  });
+
   it("refuses a line longer than any URL without reading it whole (exit code 2)", () => {
     // 1 MiB reads through a pipe: the check fires once a batch and MAX_URL_BYTES are gathered.
     const command = `head -c ${40 << 20} /dev/zero | tr '\\0' a | ${shellQuote(process.execPath)} ${shellQuote(bin)} check --robots ${shellQuote(ROBOTS)} --agent x -q`;

@@ -179,3 +179,19 @@ function expectEngineIntact(engine: Engine): void {
   expect(other.isAllowed("http://a.com/y", "bot")).toBe(false);
   other.dispose();
 }
+
+describe("what a Robots hands out cannot be changed by a caller", () => {
+  it.each([
+    ["WASM", (body: string) => Robots.parse(body, { keepSource: true })],
+    ["reference", (body: string) => ReferenceRobots.parse(body, { keepSource: true })],
+  ])("%s: input, groups (with their user-agent lines), lines and records are frozen, and lint reads the originals", (_, parse) => {
+    initSync();
+    const robots = parse("User-agent: a\nDisallow: /x\nCrawl-delay: 5\n");
+    const handedOut = [robots.input, robots.groups, robots.groups[0], robots.groups[0].userAgents, robots.groups[0].userAgents[0], robots.lines, robots.lines[0], robots.records, robots.records[0]];
+    for (const value of handedOut) expect(Object.isFrozen(value)).toBe(true);
+    expect(() => {
+      (robots.input as { bytes: number }).bytes = 999;
+    }).toThrow(TypeError);
+    expect(robots.lint().findings).toEqual([expect.objectContaining({ code: "ignored-record" })]);
+  });
+});

@@ -281,6 +281,9 @@ describe("a URL longer than MAX_URL_BYTES gets ROBOTS_ERR_INVALID_URL, not an en
     expect(() => robots.classify(["/b", over], "x")).toThrow(withCode("ROBOTS_ERR_INVALID_URL", /^URL at index 1 /));
     expect(() => robots.classify(Buffer.from(`/b\n/c\n${over}\n/d\n`), "x")).toThrow(withCode("ROBOTS_ERR_INVALID_URL", /^URL at index 2 of the batch/));
     expect(robots.isAllowed(exact, "x")).toBe(false);
+    // A CR before the LF (or at the end) is not part of the URL.
+    expect([...robots.classify(Buffer.from(`${exact}\r\n/b\r\n${exact}\r`), "x")]).toEqual([0, 1, 0]);
+    expect(() => robots.classify(Buffer.from(`${exact}b\r\n`), "x")).toThrow(withCode("ROBOTS_ERR_INVALID_URL"));
     expect([...robots.classify(Buffer.from(`/b\n${exact}\n/c`), "x")]).toEqual([1, 0, 1]);
   });
 

@@ -299,6 +299,9 @@ describe.each(implementations)("$name", (impl) => {
         expect(inLine("User-agent: *\rDisallow: /a\n", 14)).toBe(false); // after a lone CR
         expect(inLine("User-agent: *\nDisallow: /a\n", 12)).toBe(true);
         expect(inLine("User-agent: *\nDisallow: /a\n", 100)).toBe(false); // nothing cut
+        // Inside or right after a UTF-8 BOM, which the parser skips: at the first line's start.
+        for (const cut of [1, 2, 3]) expect(inLine("\ufeffUser-agent: *\n", cut)).toBe(false);
+        expect(inLine("\ufeffUser-agent: *\n", 4)).toBe(true);
       });
 
       it("maxBytes: 0 reads nothing", () => {

@@ -13,6 +13,7 @@ import { Progress } from "./progress.js";
 import { sourceLines } from "../index.js";
 import { MAX_POOL_WORKERS, RobotsWorkerPool } from "../parallel.js";
 import type { BatchResult, ParseOptions } from "../types.js";
+import { MAX_URL_BYTES, overlongLine } from "../options.js";
 
 export const CHECK_HELP = `Usage: robots check --robots FILE --agent NAME [options] [URLS_FILE|-]
        robots check --fetch --agent NAME [options] [URLS_FILE|-]
@@ -195,6 +196,10 @@ export async function runCheck(args: string[]): Promise<number> {
   try {
     const batchBytes = options.workers > 1 ? READ_CHUNK_BYTES * Math.min(options.workers, MAX_BATCH_WORKERS) : ONE_THREAD_BATCH_BYTES;
     for await (const { batch, bytesRead } of lineBatches(openUrls(options.urlsFile, batchBytes), options.urlsFile, batchBytes)) {
+      const overlong = overlongLine(batch);
+      if (overlong >= 0) {
+        throw new CliError(`check: line ${total + overlong + 1} of "${options.urlsFile}" is longer than ${MAX_URL_BYTES} bytes, more than a URL may be: is it a list of URLs, one per line?`);
+      }
       let allowed: Uint8Array;
       if (options.count) {
         allowed = await classifier.classify(batch);

@@ -20,7 +20,8 @@ pattern wins, allow wins a tie). FILE may be "-" for standard input.
 Options:
   --agent NAME        The crawler's user-agent token (required; repeat to merge several agents' groups)
   --context N         Lines shown before and after the deciding rule (default 2)
-  --json              The explanation as JSON
+  --json              The explanation as JSON: url, agents, profile, allowed, line, robotsTxt,
+                      rule, scope, groups, ignoredGlobalGroups, lost
 ${PARSE_OPTIONS_HELP}
   -h, --help          Show this help
 
