@@ -33,7 +33,8 @@ Options:
 ${CHECK_FETCH_HELP}
   --agent NAME        The crawler's user-agent token (required; repeat to merge several agents' groups)
   --format FORMAT     tsv (default) or jsonl: {"url":...,"allowed":true,"line":12}
-  --count             Print only the counts of allowed and disallowed URLs
+  --count             Print only the counts of allowed and disallowed URLs (jsonl: one object,
+                      { urls, allowed, disallowed })
   --rule              Add the text of the matching robots.txt line (TSV column or "rule" field)
   --workers N         Classify on N worker threads, 1 to 256 (same output, same order)
 ${PARSE_OPTIONS_HELP}
