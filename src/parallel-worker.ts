@@ -8,7 +8,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { classifyInMemory, parseWith } from "./robots.js";
 import { loadSharedMemoryEngine } from "./shared-engine.js";
 import type { ParseOptions } from "./types.js";
-import type { Landing, SharedPart, WorkerReady, WorkerRequest, WorkerResponse } from "./parallel.js";
+import type { Landing, SharedPart, WorkerReady, WorkerRequest, WorkerResponse } from "./parallel-protocol.js";
 
 const { body, options } = workerData as { body: string | Uint8Array; options: ParseOptions };
 const engine = loadSharedMemoryEngine();

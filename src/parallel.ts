@@ -17,6 +17,7 @@ import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
 import { assertConstructedBy, describeValue, RobotsError, type RobotsErrorCode } from "./errors.js";
 import { agentList, assertUrlBatch, checkOptionNames, isUint8Array, PARSE_OPTION_NAMES, resolveParseOptions } from "./options.js";
 import { assertBody } from "./input.js";
+import { lineBoundaries, partCounts, workerThreads, type LandedPart, type Landing, type SharedPart, type WorkerReady, type WorkerRequest, type WorkerResponse } from "./parallel-protocol.js";
 import { linesCapacity, writeLines } from "./url-bytes.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
 
@@ -43,30 +44,6 @@ export interface WorkerPoolOptions extends ParseOptions {
   workers?: number;
 }
 
-/** Bytes [start, end) of a shared buffer: a part of a byte batch. */
-export type SharedPart = { shared: SharedArrayBuffer; start: number; end: number };
-/**
- * Bytes [start, end) of the worker's own memory, where the pool wrote a part: lines of a byte
- * batch, or `strings` strings written as lines (url-bytes.ts), decided as strings are.
- */
-export type LandedPart = { landed: true; start: number; end: number; strings?: number };
-/** A region of a worker's memory that the pool writes parts into: one per part a worker has in flight. */
-export type Landing = { pointer: number; capacity: number };
-
-/** Messages between the pool and a worker (see parallel-worker.ts). */
-export type WorkerReady = { ready: true; memory: WebAssembly.Memory };
-export type WorkerRequest = {
-  id: number;
-  urls: SharedPart | LandedPart | readonly string[];
-  agents: readonly string[];
-  withLines: boolean;
-  /** After this part, make landing `slot` at least `bytes` long (the answer says where it is). */
-  reserve?: { slot: number; bytes: number };
-};
-export type WorkerResponse =
-  | { id: number; allowed: Uint8Array; lines?: Uint32Array; landing?: Landing }
-  | { id: number; error: { message: string; code?: string } };
-
 /** A part's answer: matching lines only when asked for (verdicts alone cost less to compute and move). */
 type PartResult = { allowed: Uint8Array; lines?: Uint32Array; landing?: Landing };
 
@@ -85,15 +62,6 @@ interface PoolWorker {
 
 /** A part ready to send, and what to do once its answer is in. */
 type OutgoingPart = { urls: SharedPart | LandedPart | readonly string[]; reserve?: { slot: number; bytes: number }; done?: (result: PartResult) => void };
-
-/**
- * For tests, not part of the API: `pool[partCounts]()` tells how many byte parts were written
- * straight into a worker's memory (`landed`) and how many went through a shared buffer (`copied`).
- */
-export const partCounts = Symbol("partCounts");
-
-/** For tests, not part of the API: `pool[workerThreads]()` gives the pool's threads (to stop one, as a crash would). */
-export const workerThreads = Symbol("workerThreads");
 
 /**
  * The process's Node options for a worker, less `--input-type`: a worker inherits them, and that
@@ -419,33 +387,6 @@ function plainBatch(bytes: Uint8Array, bounds: number[]): PlainBatch {
   let largest = 0;
   for (let i = 0; i + 1 < bounds.length; i++) largest = Math.max(largest, bounds[i + 1] - bounds[i]);
   return { bytes, bounds, landingBytes: largest + (largest >> 3) + ALIGNMENT_SLACK };
-}
-
-/**
- * Cuts newline-separated bytes into at most `count` parts of similar size, each ending with an LF
- * (but the last), each a copy: the cuts the pool makes in a byte batch.
- */
-export function splitAtLines(bytes: Uint8Array, count: number): Uint8Array[] {
-  const bounds = lineBoundaries(bytes, count);
-  const parts: Uint8Array[] = [];
-  for (let i = 0; i + 1 < bounds.length; i++) parts.push(Uint8Array.prototype.slice.call(bytes, bounds[i], bounds[i + 1]));
-  return parts;
-}
-
-/** Where a byte batch is cut (the pool, splitAtLines): part i is [bounds[i], bounds[i + 1]); no part is empty. */
-function lineBoundaries(bytes: Uint8Array, count: number): number[] {
-  const bounds = [0];
-  let start = 0;
-  for (let i = 1; i <= count && start < bytes.length; i++) {
-    let end = i === count ? bytes.length : Math.floor((bytes.length * i) / count);
-    if (end < bytes.length) {
-      const newline = bytes.indexOf(0x0a, Math.max(end - 1, start));
-      end = newline < 0 ? bytes.length : newline + 1;
-    }
-    if (end > start) bounds.push(end);
-    start = end;
-  }
-  return bounds;
 }
 
 /** A string batch the pool is sending: where it is cut, and the landing its parts need. */

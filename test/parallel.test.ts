@@ -7,7 +7,8 @@ import { availableParallelism } from "node:os";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { initSync, isRobotsError, Robots } from "../dist/index.js";
-import { partCounts, RobotsWorkerPool, splitAtLines, workerThreads } from "../dist/parallel.js";
+import { RobotsWorkerPool } from "../dist/parallel.js";
+import { partCounts, splitAtLines, workerThreads } from "../dist/parallel-protocol.js";
 import { url } from "./support/generators.js";
 import { fuzzRuns } from "./support/fuzz.js";
 
