@@ -3,7 +3,7 @@
  * fetches, so that a crawler can save the cache or share it with another process. Compiled
  * tables are not data: they are rebuilt from the bodies on load.
  */
-import type { CacheEntry } from "./cache-entry.js";
+import { failed, type CacheEntry } from "./cache-entry.js";
 import type { FetchReason, RobotsCacheData, RobotsCacheEntryData, RobotsFetchInfo } from "./crawler-types.js";
 import { describeValue, RobotsError } from "./errors.js";
 import { originOf } from "./location.js";
@@ -68,10 +68,10 @@ function loadEntry(entry: RobotsCacheEntryData, index: number): LoadedEntry {
     invalid(`${where}: good copy malformed`);
   }
   if (entry.fetch.outcome === "ok" && good === null) invalid(`${where}: an "ok" fetch without its body`);
-  // The cache keeps a good copy only while it is current (an "ok" fetch) or through unreachable
-  // fetches after it (cache-entry.ts carriedOver); an "unavailable" answer drops it. Loaded, such
-  // a copy would be a second policy for one origin.
-  if (good !== null && entry.fetch.outcome === "unavailable") invalid(`${where}: an "unavailable" fetch with a good copy`);
+  // The cache keeps a good copy only while it is current (an "ok" fetch) or through failed fetches
+  // after it (cache-entry.ts carriedOver: unreachable, or a network failure counted unavailable);
+  // an "unavailable" answer drops it. Loaded, such a copy would be a second policy for one origin.
+  if (good !== null && entry.fetch.outcome === "unavailable" && !failed(entry.fetch)) invalid(`${where}: an "unavailable" answer with a good copy`);
   if (good !== null && good.fetch.outcome !== "ok") invalid(`${where}: a good copy of a fetch that was not "ok"`);
   return {
     ...entry,

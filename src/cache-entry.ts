@@ -39,7 +39,7 @@ export type InForce =
  * copy stands (crawler policy: "when a refresh fails with a server or network error, keep using
  * the last good copy"), and the fetch is tried again soon.
  */
-function failed(fetch: RobotsFetchInfo): boolean {
+export function failed(fetch: RobotsFetchInfo): boolean {
   return fetch.outcome === "unreachable" || fetch.reason === "network-error" || fetch.reason === "timeout";
 }
 

@@ -12,7 +12,7 @@ import { RobotsError } from "./errors.js";
 import { fetchWith, unfetchableScheme } from "./fetch.js";
 import { init, initSync } from "./init.js";
 import { requestedPage } from "./location.js";
-import { agentList } from "./options.js";
+import { agentList, assertUrlLength } from "./options.js";
 import { forEachLimited } from "./pool.js";
 import { Robots } from "./robots.js";
 import type { AgentQuery } from "./types.js";
@@ -185,6 +185,8 @@ export class RobotsCache {
       let origin: string;
       try {
         ({ origin, href: hrefs[index] } = this.#page(url));
+        // Here, before any fetch, and counted in the caller's list (not an origin's group).
+        assertUrlLength(hrefs[index], "the URL");
       } catch (error) {
         const { code, message } = error as RobotsError;
         throw new RobotsError(code, `URL at index ${index}: ${message}`, { cause: error });
@@ -206,7 +208,7 @@ export class RobotsCache {
    */
   #use<T>(origin: string, use: (entry: CacheEntry) => T): Promise<T> {
     const entry = this.#entries.get(origin);
-    if (entry !== undefined && this.#options.now() < entry.expiresAt) {
+    if (entry !== undefined && isCurrent(entry, this.#options.now())) {
       this.#entries.delete(origin);
       this.#entries.set(origin, entry);
       try {
@@ -315,4 +317,13 @@ export class RobotsCache {
 
 function robotsUrlOf(origin: string): string {
   return `${origin}/robots.txt`;
+}
+
+/**
+ * The entry is in force at `now`: before it expires, and not fetched "in the future". A clock
+ * stepped back would otherwise stretch every lifetime by the step (RFC 9309 2.4: a copy is not
+ * used for more than 24 hours).
+ */
+function isCurrent(entry: CacheEntry, now: number): boolean {
+  return now < entry.expiresAt && now >= entry.fetch.fetchedAt;
 }

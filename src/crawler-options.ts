@@ -56,8 +56,8 @@ const timeout: Omit<OptionSpec, "fallback"> = {
  * otherwise surface as a failed fetch of every robots.txt) and no character past U+00FF (headers are bytes).
  */
 const headerValue: Omit<OptionSpec, "fallback"> = {
-  valid: (value) => typeof value === "string" && /^[^\0\r\n\u0100-\uffff]*$/.test(value),
-  expected: "a string without line breaks, NUL or characters past U+00FF (a header value)",
+  valid: (value) => typeof value === "string" && /^[^\0-\x08\x0a-\x1f\x7f\u0100-\uffff]*$/.test(value),
+  expected: "a string without control characters (a tab aside) or characters past U+00FF (a header value)",
 };
 const oneOf = (...values: string[]): Omit<OptionSpec, "fallback"> => ({
   valid: (value) => values.includes(value as string),

@@ -78,11 +78,11 @@ export function maxAgeOf(cacheControl: string | null): number | null {
 
 /**
  * The `Age` header in seconds, or null: how long a cache in between (a CDN) has held the answer,
- * which counts against its max-age (RFC 9111 4.2.3). A value that is not delta-seconds, or two
- * values (joined with a comma), is none (5.1).
+ * which counts against its max-age (RFC 9111 4.2.3). Of a list (two fields, joined with a comma)
+ * the first member counts (5.1); one that is not delta-seconds is none.
  */
 export function ageOf(age: string | null): number | null {
-  return age === null ? null : deltaSeconds(age.trim());
+  return age === null ? null : deltaSeconds(age.split(",")[0].trim());
 }
 
 /** RFC 9111 1.2.2: digits only; one too large for an integer is 2^31. */

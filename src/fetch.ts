@@ -154,7 +154,9 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
   // Called without a receiver: browsers' fetch throws when called as a method of another object.
   const fetch = options.fetch;
   try {
-    const headers = { "user-agent": options.userAgent };
+    // Uncompressed: Node's fetch decodes a gzip, deflate or br body cut short without an error, so
+    // a cut compressed body would read as a shorter file, where a cut plain one is a network error.
+    const headers = { "user-agent": options.userAgent, "accept-encoding": "identity" };
     // Promise.resolve: an injected fetch may answer synchronously.
     const response: unknown = await untilAborted(Promise.resolve(fetch(url, { method: "GET", redirect: "manual", headers, signal })), signal);
     if (!isResponse(response)) throw new FetchFailure("network-error", "the fetch function gave something other than a Response");
@@ -229,6 +231,8 @@ async function readLimited(
       if (size > maxBytes) return { body: joinChunks(chunks, maxBytes), truncated: true };
     }
   } catch (error) {
+    // All that is kept arrived: what fails after it would have been cut anyway.
+    if (size >= maxBytes && size > 0) return { body: joinChunks(chunks, maxBytes), truncated: true };
     if (total.aborted) throw new FetchFailure("timeout", `not complete within ${totalTimeout} ms`);
     // A reset or a close before Content-Length: a truncated body is unreachable, not a shorter file.
     throw new FetchFailure("network-error", networkDetail(error));

@@ -187,3 +187,19 @@ describe("the good copy through unreachable fetches, as saved", () => {
     expect(await goodAt(1100)).toBe(false);
   });
 });
+
+describe("toJSON / fromJSON: a good copy kept through a network failure counted unavailable", () => {
+  it("loads back, and answers with the kept rules", async () => {
+    let time = 0;
+    const cache = new RobotsCache({ now: () => time, onNetworkFailure: "unavailable", fetch: scripted(RULES, new TypeError("fetch failed")) });
+    await cache.isAllowed(`${ORIGIN}/`, "bot");
+    time = 25 * 3600_000; // expired: the refresh fails
+    expect(await cache.isAllowed(`${ORIGIN}/private/x`, "bot")).toBe(false);
+    const data = saved(cache);
+    expect(data.entries[0]).toMatchObject({ fetch: { outcome: "unavailable", reason: "network-error" } });
+    expect(data.entries[0].good).not.toBeNull();
+    const loaded = RobotsCache.fromJSON(data, { ...noFetch, now: () => time });
+    expect(await loaded.isAllowed(`${ORIGIN}/private/x`, "bot")).toBe(false);
+    expect(saved(loaded)).toEqual(data);
+  });
+});

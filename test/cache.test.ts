@@ -184,9 +184,10 @@ describe("RFC 9309 2.4: caching with max-age and a fake clock", () => {
     ["600", START + HOUR - 600_000],
     // Older than its max-age: as max-age=0, kept for minTtl (a minute by default).
     ["7200", START + 60_000],
-    // Not delta-seconds, or two values: no Age.
+    // Not delta-seconds: no Age.
     ["1.5", START + HOUR],
-    ["60, 120", START + HOUR],
+    // Two Age fields: the first counts (RFC 9111 5.1).
+    ["60, 120", START + HOUR - 60_000],
   ])("counts an Age of %s against max-age=3600: a CDN's copy is that much older (RFC 9111 4.2.3)", async (age, expiresAt) => {
     net.site.route("/robots.txt", text(RULES, { "cache-control": "max-age=3600", age }));
     const cache = freshCache();
@@ -197,6 +198,23 @@ describe("RFC 9309 2.4: caching with max-age and a fake clock", () => {
     net.site.route("/robots.txt", text(RULES, { age: "3600" }));
     const cache = freshCache();
     expect(await cache.describe(net.site.origin)).toMatchObject({ expiresAt: START + DAY, fetch: expect.objectContaining({ age: 3600, maxAge: null }) });
+  });
+
+  it("refetches when the clock steps back past the fetch: a copy is not kept longer than its lifetime", async () => {
+    net.site.route("/robots.txt", status(503));
+    const cache = freshCache();
+    expect(await cache.isAllowed(`${net.site.origin}/x`, "ExampleBot")).toBe(false);
+    net.site.route("/robots.txt", text(RULES));
+    now = START - 2 * DAY;
+    expect(await cache.isAllowed(`${net.site.origin}/x`, "ExampleBot")).toBe(true);
+    expect(net.site.requests).toHaveLength(2);
+  });
+
+  it("refuses a URL longer than MAX_URL_BYTES in classify before any fetch, by its index in the list", async () => {
+    const cache = freshCache();
+    const long = `${net.site.origin}/${"a".repeat(16 << 20)}`;
+    await expect(cache.classify([`${net.site.origin}/`, long], "ExampleBot")).rejects.toThrow(/^URL at index 1: the URL is \d+ bytes long/);
+    expect(net.site.requests).toHaveLength(0);
   });
 
   it("caps a max-age longer than the cap (24 hours by default)", async () => {
@@ -682,9 +700,13 @@ describe("misuse throws typed errors, before any fetch", () => {
     [{ cacheSize: 5 }, /unknown option "cacheSize"/],
     [{ connectTimeout: 0 }, /connectTimeout must be a positive number of milliseconds/],
     [{ totalTimeout: -1 }, /totalTimeout must be a positive number of milliseconds/],
-    [{ userAgent: "Bot/1.0\r\nX-Injected: 1" }, /userAgent must be a string without line breaks/],
-    [{ userAgent: "Bot\u0000" }, /userAgent must be a string without line breaks/],
-    [{ userAgent: "Bot \u2603" }, /userAgent must be a string without line breaks, NUL or characters past U\+00FF/],
+    [{ userAgent: "Bot/1.0\r\nX-Injected: 1" }, /userAgent must be a string without control characters/],
+    [{ userAgent: "Bot\u0000" }, /userAgent must be a string without control characters/],
+    // Every control but the tab: the fetch refuses such a header, and every site would be "unreachable".
+    [{ userAgent: "Bot\u0001" }, /userAgent must be a string without control characters/],
+    [{ userAgent: "Bot\u001b[0m" }, /userAgent must be a string without control characters/],
+    [{ userAgent: "Bot\u007f" }, /userAgent must be a string without control characters/],
+    [{ userAgent: "Bot \u2603" }, /userAgent must be a string without control characters \(a tab aside\) or characters past U\+00FF/],
   ])("refuses options %j", (options, message) => {
     expect(() => new RobotsCache(options as never)).toThrow(message);
   });

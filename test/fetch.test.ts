@@ -289,6 +289,33 @@ describe("RFC 9309 2.3.1.4: network errors and timeouts make robots.txt unreacha
     expect(await fetchPath("/short")).toMatchObject({ outcome: "unreachable", reason: "network-error", bytes: 0 });
   });
 
+  it("asks for the body uncompressed: a cut compressed one would decode without an error, as a shorter file", async () => {
+    const full = `User-agent: *\n${"Allow: /page\n".repeat(3000)}Disallow: /\n`;
+    // A server that compresses when asked, and whose compressed answer is cut short.
+    net.site.route("/robots.txt", (request, response) => {
+      if (!/gzip/.test(String(request.headers["accept-encoding"] ?? ""))) {
+        response.writeHead(200, { "content-type": "text/plain" });
+        response.end(full);
+        return;
+      }
+      const cut = gzipSync(full).subarray(0, -200);
+      response.writeHead(200, { "content-encoding": "gzip", "content-length": String(cut.length) });
+      response.end(cut);
+    });
+    const result = await fetchPath("/robots.txt");
+    expect(net.site.headers[0]["accept-encoding"]).toBe("identity");
+    expect(result).toMatchObject({ outcome: "ok", bytes: full.length });
+  });
+
+  it("keeps the first maxBytes when the connection fails right after them (all that is kept arrived)", async () => {
+    net.site.route("/exact-then-reset", (request, response) => {
+      response.writeHead(200, { "content-length": "1000000" });
+      response.write(`User-agent: *\nDisallow: /x\n#${"a".repeat(512_000 - 28)}`); // exactly 512,000 bytes
+      setTimeout(() => request.socket.resetAndDestroy(), 50);
+    });
+    expect(await fetchPath("/exact-then-reset", { maxBytes: 512_000 })).toMatchObject({ outcome: "ok", truncated: true, bytes: 512_000 });
+  });
+
   it("treats an undecodable gzip body as unreachable", async () => {
     net.site.route("/bad-gzip", text("this is not gzip", { "content-encoding": "gzip" }));
     expect(await fetchPath("/bad-gzip")).toMatchObject({ outcome: "unreachable", reason: "network-error" });
@@ -513,7 +540,9 @@ describe("the Age header (RFC 9111 5.1), which the cache counts against max-age"
     ["1.5", null],
     ["-1", null],
     ["", null],
-    ["60, 120", null],
+    // A list (two Age fields): the first member counts (RFC 9111 5.1).
+    ["60, 120", 60],
+    ["x, 120", null],
     ["9".repeat(400), 2 ** 31],
   ])("%j -> %s", (header, seconds) => {
     expect(ageOf(header)).toBe(seconds);
