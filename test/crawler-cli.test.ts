@@ -74,9 +74,12 @@ describe("robots fetch", () => {
     );
     const counted = (await robots(["fetch", net.site.origin, "--connect-timeout", "50", "--on-network-failure", "unavailable"])).stdout;
     expect(counted).toContain("outcome:    unavailable (timeout): no response within 50 ms\n");
-    expect(counted).toContain("policy:     allow all (no robots.txt)\n");
+    // A robots.txt may well exist: the policy says why everything is allowed.
+    expect(counted).toContain("policy:     allow all (fetch failed, counted as unavailable)\n");
     net.site.route("/robots.txt", status(429));
-    expect((await robots(["fetch", net.site.origin, "--on-429", "unavailable"])).stdout).toContain("policy:     allow all (no robots.txt)\n");
+    expect((await robots(["fetch", net.site.origin, "--on-429", "unavailable"])).stdout).toContain("policy:     allow all (429 counted as unavailable)\n");
+    net.site.route("/robots.txt", status(404));
+    expect((await robots(["fetch", net.site.origin])).stdout).toContain("policy:     allow all (no robots.txt)\n");
   });
 
   it("prints JSON with --json", async () => {

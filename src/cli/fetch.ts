@@ -149,10 +149,20 @@ function policyText(state: RobotsOriginState): string {
     case "rules":
       return `the file's rules (${state.groups} group${state.groups === 1 ? "" : "s"})`;
     case "allow-all":
-      return "allow all (no robots.txt)";
+      return `allow all (${allowAllWhy(state.fetch)})`;
     case "disallow-all":
       return "disallow all (robots.txt unreachable: retry later)";
   }
+}
+
+/** Why everything is allowed: no file, or a failure the options count as no file. */
+function allowAllWhy(fetch: RobotsFetchInfo): string {
+  if (fetch.outcome === "unreachable") return "unreachable past the limit";
+  if (fetch.reason === "redirect-limit" || fetch.reason === "redirect-loop") return "too many redirects";
+  if (fetch.reason === "network-error" || fetch.reason === "timeout") return "fetch failed, counted as unavailable";
+  if (fetch.reason === "rate-limited") return "429 counted as unavailable";
+  if (fetch.reason === "redirect-invalid") return "a redirect that cannot be followed";
+  return "no robots.txt";
 }
 
 function verdictText(verdict: CrawlExplanation, agents: string[]): string {
