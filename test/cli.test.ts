@@ -110,7 +110,7 @@ describe("robots check", () => {
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "a.txt", "b.txt"], /check: one URL file at most, got 2/],
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "--rule", "--count"], /--rule adds a column .* --count does not print/],
     [["check", "--fetch", "--agent", "x", "--timeout", "0"], /--timeout must be a positive whole number of milliseconds, got "0"/],
-    [["check", "--fetch", "--agent", "x", "--user-agent", "a\nb"], /--user-agent must be a string without line breaks/],
+    [["check", "--fetch", "--agent", "x", "--user-agent", "a\nb"], /--user-agent must be a string without control characters/],
     [["explain", "examples/robots.txt", "https://a.com/", "--agent", "x", "--context", ""], /--context must be a non-negative integer, got ""/],
     [["fetch", "http://127.0.0.1:9/", "--max-bytes", "abc"], /--max-bytes must be a whole number of bytes, got "abc"/],
     [["help", "check", "extra"], /help: unexpected argument "extra"/],
