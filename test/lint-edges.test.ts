@@ -212,8 +212,9 @@ describe("lint: fixes that keep what the file means", () => {
     expect(fixOf("User-agent: *\nDisallow: /\nSitemap: https://x.com/a.xml, https://x.com/b.xml\n", "sitemap-not-absolute")).toBe("write one Sitemap line per URL");
   });
 
-  it("an empty Allow is no rule that makes an empty Disallow redundant", () => {
+  it("an empty Allow, or a pattern that matches no URL, is no rule that makes an empty Disallow redundant", () => {
     expect(codes("User-agent: *\nDisallow:\nAllow:\n")).toEqual([]);
+    expect(codes("User-agent: *\nDisallow:\nDisallow: foo\n")).toEqual(["3:pattern-without-slash"]);
   });
 });
 

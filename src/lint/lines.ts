@@ -50,8 +50,9 @@ function groupHasRulesAt(input: LintInput): (line: number) => boolean {
   const withRules = new Set<number>();
   input.robots.lines.forEach((info, i) => {
     const ruleLine = (info.kind === "allow" || info.kind === "disallow") && !info.outsideGroup;
-    // An empty Allow does nothing either.
-    if (ruleLine && meantRecord(input.source[i]).value !== "") withRules.add(groupAt(info.line));
+    // An empty Allow does nothing either, nor a pattern that matches no URL (pattern-without-slash).
+    const { value } = ruleLine ? meantRecord(input.source[i]) : { value: "" };
+    if (value.startsWith("/") || value.startsWith("*")) withRules.add(groupAt(info.line));
   });
   return (line) => withRules.has(groupAt(line));
 }
