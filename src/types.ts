@@ -158,7 +158,7 @@ export interface InputInfo {
   readonly cutInLine: boolean;
   /** Encoding detected from a byte-order mark; UTF-16 input is transcoded to UTF-8 before parsing. */
   readonly encoding: "utf-8" | "utf-16le" | "utf-16be";
-  /** The body started with a (possibly partial) UTF-8 or a UTF-16 byte-order mark. */
+  /** The bytes read (after the size limit) start with a (possibly partial) UTF-8 or a UTF-16 byte-order mark. */
   readonly bom: boolean;
 }
 
