@@ -126,6 +126,12 @@ describe("robots explain, the details", () => {
     expect(explain("/last", "--context", "3")).toContain(["     9 | #8", "    10 | #9", "    11 | #10", "  > 12 | Disallow: /last", "", "Groups:"].join("\n"));
   });
 
+  it("shows no empty line after the last one when the file ends with a line feed", () => {
+    const file = join(work, "final-lf.txt");
+    writeFileSync(file, "User-agent: *\nDisallow: /p\n");
+    expect(robots(["explain", file, "/p", "--agent", "x"]).stdout).toContain("    1 | User-agent: *\n  > 2 | Disallow: /p\n\nGroups:");
+  });
+
   it("merges the groups of every --agent", () => {
     const merged = join(work, "merged.txt");
     writeFileSync(merged, "User-agent: a\nDisallow: /a\n\nUser-agent: b\nDisallow: /b\n");

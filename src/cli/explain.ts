@@ -99,7 +99,9 @@ function ruleText(rule: RuleMatch): string {
 
 function contextLines(lines: readonly string[], line: number, context: number, palette: Palette): string {
   const first = Math.max(1, line - context);
-  const last = Math.min(lines.length, line + context);
+  // The empty line the parser counts after a final line feed is no line of the file to show.
+  const shown = lines.length > 1 && lines[lines.length - 1] === "" ? lines.length - 1 : lines.length;
+  const last = Math.min(shown, line + context);
   const width = String(last).length;
   let out = "";
   for (let n = first; n <= last; n++) {
