@@ -39,7 +39,7 @@ export function prepareInput(body: unknown, maxBytes: number): PreparedInput {
   const cutInLine = truncated && cutsLine(raw, maxBytes, "utf-8");
   return {
     bytes: limited,
-    info: { bytes: raw.length, parsedBytes: limited.length, truncated, cutInLine, encoding: "utf-8", bom: startsWithUtf8BomPrefix(limited) },
+    info: { bytes: raw.length, parsedBytes: limited.length, truncated, cutInLine, encoding: "utf-8", bom: utf8BomBytes(limited, limited.length) > 0 },
   };
 }
 
@@ -62,7 +62,10 @@ function cutsLine(raw: Uint8Array, cut: number, encoding: InputInfo["encoding"])
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
-/** How many of the first `limit` bytes are a (possibly partial) UTF-8 BOM, which the parser skips. */
+/**
+ * How many of the first `limit` bytes are a (possibly partial) UTF-8 BOM, which the parser skips:
+ * Google skips any prefix of EF BB BF, so a lone EF counts (decision 4).
+ */
 function utf8BomBytes(raw: Uint8Array, limit: number): number {
   let length = 0;
   while (length < UTF8_BOM.length && length < limit && raw[length] === UTF8_BOM[length]) length++;
@@ -80,7 +83,3 @@ function utf16Encoding(bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined {
   return undefined;
 }
 
-function startsWithUtf8BomPrefix(bytes: Uint8Array): boolean {
-  // Google skips any prefix of EF BB BF, so a lone EF counts (decision 4).
-  return bytes.length > 0 && bytes[0] === 0xef;
-}

@@ -84,8 +84,9 @@ export function assertUrl(url: unknown): asserts url is string {
 
 /** Throws when `url` is longer than MAX_URL_BYTES in UTF-8 (counted only when it may be). */
 export function assertUrlLength(url: string, what: string): void {
-  if (url.length * 3 <= MAX_URL_BYTES || utf8Length(url) <= MAX_URL_BYTES) return;
-  throw new RobotsError("ROBOTS_ERR_INVALID_URL", `${what} is ${utf8Length(url)} bytes long, more than a URL may be (${MAX_URL_BYTES} bytes)`);
+  if (url.length * 3 <= MAX_URL_BYTES) return;
+  const bytes = utf8Length(url);
+  if (bytes > MAX_URL_BYTES) throw new RobotsError("ROBOTS_ERR_INVALID_URL", `${what} is ${bytes} bytes long, more than a URL may be (${MAX_URL_BYTES} bytes)`);
 }
 
 /** UTF-8 length of a string as it is encoded (a lone surrogate becomes U+FFFD, three bytes). */

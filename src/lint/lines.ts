@@ -4,7 +4,6 @@
  */
 import { finding } from "./catalog.js";
 import type { LintInput } from "./input.js";
-import { meantRecord } from "./meant.js";
 import type { SourceLine } from "./source.js";
 import { closestKey, KEY_NAMES, lineContent, quote } from "./text.js";
 import type { LintFinding } from "./types.js";
@@ -51,7 +50,7 @@ function groupHasRulesAt(input: LintInput): (line: number) => boolean {
   input.robots.lines.forEach((info, i) => {
     const ruleLine = (info.kind === "allow" || info.kind === "disallow") && !info.outsideGroup;
     // An empty Allow does nothing either, nor a pattern that matches no URL (pattern-without-slash).
-    const { value } = ruleLine ? meantRecord(input.source[i]) : { value: "" };
+    const { value } = ruleLine ? input.source[i].meant : { value: "" };
     if (value.startsWith("/") || value.startsWith("*")) withRules.add(groupAt(info.line));
   });
   return (line) => withRules.has(groupAt(line));
@@ -59,7 +58,7 @@ function groupHasRulesAt(input: LintInput): (line: number) => boolean {
 
 function keyFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFinding[] {
   const found: LintFinding[] = [];
-  const meant = meantRecord(line);
+  const { meant } = line;
   const directive = KEY_NAMES[meant.kind];
   // Decoded only for a finding: most lines have none.
   const written = (): string => binaryToUtf8(meant.key);
@@ -94,7 +93,7 @@ function pathMeant(pattern: string): string {
 
 function ruleFindings(info: LineInfo, line: SourceLine, groupHasRules: (line: number) => boolean): LintFinding[] {
   const { kind } = line.parsed;
-  const { value } = meantRecord(line);
+  const { value } = line.meant;
   const name = KEY_NAMES[kind];
   if (info.outsideGroup) {
     return [finding("rule-outside-group", info.line, `${quote(`${name}: ${binaryToUtf8(value)}`)} comes before any User-agent line, so no crawler reads it`, "add `User-agent: *` (or the crawler's name) above it")];
@@ -145,7 +144,7 @@ function otherFindings(info: LineInfo, line: SourceLine, input: LintInput): Lint
   switch (info.kind) {
     case "unknown":
       // A known first word before a colon inside the value: colon-in-value says it.
-      return input.html || meantRecord(line).colonInValue ? [] : [unknownKeyFinding(info, line)];
+      return input.html || line.meant.colonInValue ? [] : [unknownKeyFinding(info, line)];
     case "invalid":
       return input.html ? [] : [invalidLineFinding(info, line)];
     case "ignored-record": {

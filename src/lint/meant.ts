@@ -8,10 +8,9 @@
  * the rest of the line as the value. But a key of several words whose value reads as one for
  * its directive (`Disallow all: /private/`) is a long key, read as meant.
  */
-import type { SourceLine } from "./source.js";
 import { binaryToUtf8, trimAsciiSpace, type ByteString } from "../reference/bytes.js";
 import { classifyKey, type KeyKind } from "../reference/keys.js";
-import { recordContent } from "../reference/line.js";
+import { recordContent, type ParsedLine } from "../reference/line.js";
 
 export interface MeantRecord {
   /** The key as written: the first word when the colon is inside the value. */
@@ -51,8 +50,9 @@ function readsWell(kind: KeyKind, value: ByteString): boolean {
   }
 }
 
-export function meantRecord(line: SourceLine): MeantRecord {
-  const { key, value, kind, typo } = line.parsed;
+/** The record meant by a line whose bytes read are `read`, parsed as `parsed`. */
+export function meantRecord(read: ByteString, parsed: ParsedLine): MeantRecord {
+  const { key, value, kind, typo } = parsed;
   const asRead: MeantRecord = { key, value, kind: kind === "empty" || kind === "comment" || kind === "invalid" ? "unknown" : kind, typo, colonInValue: false };
   const keyEnd = key.search(KEY_END);
   // No whitespace in the key, or a key that needs it (`User agent:`, an accepted misspelling).
@@ -60,6 +60,6 @@ export function meantRecord(line: SourceLine): MeantRecord {
   const firstWord = classifyKey(key.slice(0, keyEnd));
   if (firstWord.kind === "unknown" || readsWell(asRead.kind, value)) return asRead;
   // The text starts with the key (both are trimmed), so the first word ends at the same offset.
-  const rest = trimAsciiSpace(recordContent(line.read).content.slice(keyEnd));
+  const rest = trimAsciiSpace(recordContent(read).content.slice(keyEnd));
   return { key: key.slice(0, keyEnd), value: rest, kind: firstWord.kind, typo: firstWord.typo, colonInValue: true };
 }

@@ -1,7 +1,7 @@
 /** Findings about record values: sitemaps that are not absolute URLs, crawl-delays that are not numbers. */
 import { finding } from "./catalog.js";
 import type { LintInput } from "./input.js";
-import { isAbsoluteHttpUrl, meantRecord } from "./meant.js";
+import { isAbsoluteHttpUrl } from "./meant.js";
 import type { SourceLine } from "./source.js";
 import { quote } from "./text.js";
 import type { LintFinding } from "./types.js";
@@ -14,7 +14,7 @@ import type { RobotsRecord } from "../types.js";
  * after the URL's colon; colon-in-value says so, and this finding is about the URL meant.
  */
 function sitemapFinding(record: RobotsRecord, line: SourceLine): LintFinding | undefined {
-  const value = binaryToUtf8(meantRecord(line).value);
+  const value = binaryToUtf8(line.meant.value);
   // Several URLs on one line: a URL parser takes the spaces into the path.
   const urls = value.split(/[\s,]+/).filter((url) => url !== "");
   if (urls.length > 1 && urls.every(isAbsoluteHttpUrl)) {

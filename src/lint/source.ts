@@ -5,6 +5,7 @@
  * with the engines by construction.
  */
 import { bytesToBinary, binaryToUtf8, type ByteString } from "../reference/bytes.js";
+import { meantRecord, type MeantRecord } from "./meant.js";
 import { parseLine, type ParsedLine } from "../reference/line.js";
 import { splitLines } from "../reference/lines.js";
 import { profileSwitches } from "../reference/profile.js";
@@ -19,19 +20,19 @@ export interface SourceLine {
   raw: ByteString;
   /** The bytes the parser read of the line: `raw` cut to the profile's line limit. */
   read: ByteString;
-  /** Bytes past the profile's line limit were dropped by the parser. */
-  cut: boolean;
   /** The line as the parser read it (cut to the limit): kind, key and value as written. */
   parsed: ParsedLine;
+  /** The record its author meant (meant.ts): the parsed one, unless a colon in the value split it. */
+  meant: MeantRecord;
 }
 
 /** The lines of the bytes a parser read (after the size limit and any UTF-16 transcoding). */
 export function readSource(bytes: Uint8Array, profile: Profile): SourceLine[] {
   const { maxLineBytes } = profileSwitches(profile);
   return splitLines(bytesToBinary(bytes), Infinity).map(({ number, text }) => {
-    const cut = text.length > maxLineBytes;
-    const read = cut ? text.slice(0, maxLineBytes) : text;
-    return { number, raw: text, read, cut, parsed: parseLine(read) };
+    const read = text.length > maxLineBytes ? text.slice(0, maxLineBytes) : text;
+    const parsed = parseLine(read);
+    return { number, raw: text, read, parsed, meant: meantRecord(read, parsed) };
   });
 }
 
