@@ -340,4 +340,23 @@ describe("help, version and errors", () => {
     const result = spawnSync(process.execPath, [bin, "check", "--robots", "debug-rules.txt", "--agent", "G", "-q", "--", "--debug"], { cwd: work, input: "/stdin\n", encoding: "utf8" });
     expect([result.status, result.stdout]).toEqual([0, "disallowed\t/p\t2\nallowed\t/q\t0\n"]);
   });
+
+  it("never lets --debug stand in for an option's missing value", () => {
+    writeFileSync(join(work, "debug-urls.txt"), "/p\n");
+    writeFileSync(join(work, "debug-rules.txt"), "User-agent: *\nDisallow: /p\n");
+    // `--agent --debug debug-urls.txt` lacks the agent: taking the file's name as the agent would
+    // read standard input instead of the file.
+    const missing = spawnSync(process.execPath, [bin, "check", "--robots", "debug-rules.txt", "--agent", "--debug", "debug-urls.txt"], { cwd: work, input: "/stdin\n", encoding: "utf8" });
+    expect([missing.status, missing.stdout]).toEqual([2, ""]);
+    expect(missing.stderr).toMatch(/check: Option '--agent' argument is ambiguous/);
+    // Anywhere else, before or after the command's name, it is the flag.
+    for (const args of [["--debug", "check"], ["check", "--debug"]]) {
+      const [first, second] = args;
+      const result = spawnSync(process.execPath, [bin, first, second, "--robots", "debug-rules.txt", "--agent", "G", "-q", "debug-urls.txt"], { cwd: work, encoding: "utf8" });
+      expect([result.status, result.stdout]).toEqual([0, "disallowed\t/p\t2\n"]);
+    }
+    expect(robots(["help", "lint", "--debug"]).stdout).toMatch(/^Usage: robots lint/);
+    expect(robots(["--version", "--debug"]).stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(robots(["meta", "--debug", "--agent", "G", "nope.html"]).stderr).toMatch(/CliError: meta: [^\n]*\n\s+at /);
+  });
 });

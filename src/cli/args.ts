@@ -16,16 +16,22 @@ export const PARSE_OPTIONS = {
 export const PARSE_OPTIONS_HELP = `  --profile NAME      google (default: Google's reference parser) or rfc9309 (the RFC's text)
   --max-bytes N       Bytes of robots.txt to read (default 512000; "Infinity" for no limit)`;
 
-/** `-h, --help`, accepted by every command. */
-export const HELP_OPTION = { help: { type: "boolean", short: "h", default: false } } as const satisfies OptionsConfig;
+/**
+ * `-h, --help` and `--debug`, accepted by every command. main.ts reads `--debug` itself; the command
+ * parses it too, so that it takes no option's place (`--agent --debug urls.txt` is a missing value).
+ */
+export const COMMON_OPTIONS = {
+  help: { type: "boolean", short: "h", default: false },
+  debug: { type: "boolean", default: false },
+} as const satisfies OptionsConfig;
 
-/** A `parseArgs` config for a command: its options plus `--help`, positionals allowed, unknown options refused. */
+/** A `parseArgs` config for a command: its options plus COMMON_OPTIONS, positionals allowed, unknown options refused. */
 export function commandConfig<const T extends OptionsConfig>(args: string[], options: T) {
-  return { args, allowPositionals: true as const, strict: true as const, options: { ...options, ...HELP_OPTION } };
+  return { args, allowPositionals: true as const, strict: true as const, options: { ...options, ...COMMON_OPTIONS } };
 }
 
 /**
- * Runs a command's node:util `parseArgs` call (with `...HELP_OPTION` among its options); its
+ * Runs a command's node:util `parseArgs` call (with `...COMMON_OPTIONS` among its options); its
  * errors (unknown option, missing value) become one-line CLI errors. The call stays in the
  * command so that TypeScript infers the parsed values from its options.
  */

@@ -1,6 +1,6 @@
 /** `robots fetch URL`: fetches a site's robots.txt as a crawler would and shows what follows from it. */
 import { parseArgs } from "node:util";
-import { HELP_OPTION, parseCommand, positionalArgs, wholeNumber } from "./args.js";
+import { COMMON_OPTIONS, parseCommand, positionalArgs, wholeNumber } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { printableDeep } from "./format.js";
 import { isRobotsError, RobotsCache } from "../index.js";
@@ -90,7 +90,7 @@ export async function runFetch(args: string[]): Promise<number> {
       args,
       allowPositionals: true,
       options: {
-        ...HELP_OPTION,
+        ...COMMON_OPTIONS,
         ...FETCH_OPTIONS,
         agent: { type: "string", multiple: true },
         "max-bytes": { type: "string" },

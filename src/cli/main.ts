@@ -88,6 +88,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** The arguments without the `--debug` flags that no command parses: those before the command's name, and all of them for `help` and `--version`. */
+function withoutDebugOutsideCommand(args: string[], end: number): string[] {
+  const isFlag = (arg: string, index: number) => arg === "--debug" && index < end;
+  const first = args.findIndex((arg, index) => !isFlag(arg, index));
+  if (first === -1) return [];
+  const name = args[first];
+  if (Object.hasOwn(COMMANDS, name)) return args.slice(first);
+  return args.filter((arg, index) => !isFlag(arg, index));
+}
+
 /** The command running, for messages about its output. */
 let running = "";
 
@@ -112,11 +122,13 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 // the command carries on, and its status stands.
 process.stderr.on("error", () => undefined);
 
-// `--debug` anywhere before `--`; after it, as every argument there, it is a file name.
+// `--debug` anywhere before `--`; after it, as every argument there, it is a file name. Before
+// the command's name (and in `help` and `--version`) it is dropped here; a command parses it as
+// one of its options, so that it never stands for an option's missing value.
 const args = process.argv.slice(2);
 const end = args.includes("--") ? args.indexOf("--") : args.length;
 const debug = args.slice(0, end).includes("--debug");
-main([...args.slice(0, end).filter((arg) => arg !== "--debug"), ...args.slice(end)]).then(
+main(withoutDebugOutsideCommand(args, end)).then(
   (code) => {
     process.exitCode = code;
   },

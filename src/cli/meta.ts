@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { xRobotsTagFromLine } from "../directives/headers.js";
 import { IndexingDirectives, init, parseDirectiveDate, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
-import { parseCommand } from "./args.js";
+import { COMMON_OPTIONS, parseCommand } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { printableDeep } from "./format.js";
 
@@ -55,7 +55,7 @@ function parseMetaArgs(args: string[]): MetaOptions | "help" {
         now: { type: "string" },
         encoding: { type: "string" },
         json: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
+        ...COMMON_OPTIONS,
       },
     }),
   );
