@@ -44,10 +44,10 @@ export function initSync(source?: WasmSource): void {
   engine ??= loadEngine(source ?? embeddedBinary());
 }
 
-/** The loaded engine; throws ROBOTS_ERR_NOT_INITIALIZED before `init()`/`initSync()`. */
-export function defaultEngine(): Engine {
+/** The loaded engine; throws ROBOTS_ERR_NOT_INITIALIZED before `init()`/`initSync()`, naming the call (`user`) that needs it. */
+export function defaultEngine(user: string): Engine {
   if (engine === undefined) {
-    throw new RobotsError("ROBOTS_ERR_NOT_INITIALIZED", "call `await init()` or `initSync()` before Robots.parse");
+    throw new RobotsError("ROBOTS_ERR_NOT_INITIALIZED", `call \`await init()\` or \`initSync()\` before ${user}`);
   }
   return engine;
 }

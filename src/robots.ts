@@ -147,7 +147,7 @@ function asciiLowerCase(text: string): string {
 export class Robots implements RobotsTxt {
   /** Parses a robots.txt body. Content never throws; bad options do (`ROBOTS_ERR_INVALID_OPTION`). */
   static parse(body: string | Uint8Array, options?: ParseOptions): Robots {
-    return parseWith(defaultEngine(), body, options);
+    return parseWith(defaultEngine("Robots.parse"), body, options);
   }
 
   readonly #profile: Profile;

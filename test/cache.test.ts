@@ -461,7 +461,7 @@ describe("crawler-policy 3: bounded by entries and bytes, least recently used ou
       for (let i = 0; i < count; i++) await cache.isAllowed(`${servers[i % 3].origin}/`, "ExampleBot");
     };
     await round(30);
-    const memory = defaultEngine().exports.memory;
+    const memory = defaultEngine("the test").exports.memory;
     const warm = memory.buffer.byteLength;
     await round(150);
     // Without dispose on eviction, 150 tables of this size would need several more megabytes.

@@ -59,6 +59,24 @@ describe("robots meta (runMeta)", () => {
     expect(lines.some((line) => /^ignored +noarchive \(not-honoured-by-policy\)/.test(line))).toBe(true);
   });
 
+  it("reads a date no Date can hold as an invalid directive, and refuses it as --now by the flag's name", async () => {
+    const page = file("far.html", '<meta name="robots" content="unavailable_after: +300000-01-01">');
+    const { code, stdout } = await meta([page, "--agent", "googlebot"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^unavailable-after +none$/m);
+    expect(stdout).toMatch(/^invalid +unavailable_after: \+300000-01-01 \(invalid-value\)/m);
+    await expect(meta([page, "--agent", "g", "--now", "+300000-01-01"])).rejects.toThrow(/^meta: --now must be a date/);
+  });
+
+  it("says a tag's byte offset is in the page as UTF-8 when the page was decoded first (UTF-16)", async () => {
+    const text = '\ufeff<meta name="robots" content="noindex">';
+    const bytes = new Uint8Array(text.length * 2);
+    for (let i = 0; i < text.length; i++) bytes[2 * i] = text.charCodeAt(i) & 0xff, bytes[2 * i + 1] = text.charCodeAt(i) >> 8;
+    const { stdout } = await meta([file("utf16.html", bytes), "--agent", "x"]);
+    expect(stdout).toMatch(/^index +no +noindex \[meta "robots" at byte 0 of the page as UTF-8 \(head\)\]$/m);
+    expect((await meta([PAGE, "--agent", "x"])).stdout).not.toContain("as UTF-8");
+  });
+
   it("reads --now without an offset as UTC, as the pages' dates are, whatever the machine's time zone", async () => {
     const header = "X-Robots-Tag: unavailable_after: 2025-12-03T13:09:53";
     const zone = process.env.TZ;

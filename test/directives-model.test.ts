@@ -32,6 +32,9 @@ describe("public API", () => {
     expect(IndexingDirectives.parse({ headers: "noindex" }).resolve("x").index).toBe(false);
     expect(codeOf(() => IndexingDirectives.parse({ html: "<meta name=robots content=noindex>" }))).toBe("ROBOTS_ERR_NOT_INITIALIZED");
     expect(codeOf(() => extractMetaTags("<meta name=a>"))).toBe("ROBOTS_ERR_NOT_INITIALIZED");
+    // The message names the call that needs the engine.
+    expect(() => IndexingDirectives.parse({ html: "" })).toThrow("before IndexingDirectives.parse with html");
+    expect(() => extractMetaTags("")).toThrow("before extractMetaTags");
     initSync();
     const page = IndexingDirectives.parse({ html: "<meta name=robots content=noindex>", headers: { "X-Robots-Tag": "nofollow" } });
     expect(page.resolve("x")).toMatchObject({ index: false, follow: false });
@@ -80,6 +83,42 @@ describe("public API", () => {
     expect(page.agents).toEqual(["bingbot", "googlebot"]);
     expect(page.unknown).toEqual([]);
     expect(page.input).toEqual({ bytes: html.length, encoding: "utf-8", bom: false, transcoded: false });
+  });
+});
+
+describe("what a page hands out is frozen: no caller's change alters a later verdict", () => {
+  const now = Date.UTC(2026, 0, 1);
+
+  it("its lists, their entries and sources, its meta tags, header values and input", () => {
+    initSync();
+    const page = IndexingDirectives.parse({ html: "<meta name=robots content='noindex, nofoo, max-snippet:x'>", headers: "nofollow" });
+    for (const frozen of [page.directives, page.unknown, page.invalid, page.metaTags, page.headerValues, page.input]) expect(Object.isFrozen(frozen)).toBe(true);
+    for (const entry of [...page.directives, ...page.unknown, ...page.invalid]) expect([Object.isFrozen(entry), Object.isFrozen(entry.source)]).toEqual([true, true]);
+    expect(Object.isFrozen(page.metaTags[0])).toBe(true);
+    const resolution = page.resolve("x", { now });
+    expect(() => (resolution.restrictions[0]!.directive as { name: string }).name = "nosnippet").toThrow(TypeError);
+    expect(() => (page.directives as Directive[]).pop()).toThrow(TypeError);
+    expect(page.resolve("x", { now })).toMatchObject({ index: false, follow: false, snippet: true });
+  });
+
+  it("an unavailable_after date: every read of it, and every resolution's, is a copy of its own", () => {
+    const page = IndexingDirectives.parse({ headers: "unavailable_after: 2030-01-01" });
+    const first = page.resolve("googlebot", { now });
+    first.unavailableAfter!.setUTCFullYear(2020);
+    const directive = page.directives[0]!;
+    if (directive.name !== "unavailable_after") throw new Error("expected the date");
+    directive.value.setUTCFullYear(2020);
+    expect(page.resolve("googlebot", { now })).toMatchObject({ index: true, expired: false, unavailableAfter: new Date("2030-01-01T00:00:00Z") });
+    expect(page.toHeaderValues()).toEqual(["unavailable_after: Tue, 01 Jan 2030 00:00:00 GMT"]);
+  });
+
+  it("`now` may be a Date from another realm (a vm context), told by its tag", async () => {
+    const { runInNewContext } = await import("node:vm");
+    const foreign = runInNewContext("new Date(Date.UTC(2031, 0, 1))") as Date;
+    expect(foreign instanceof Date).toBe(false);
+    const page = IndexingDirectives.parse({ headers: "unavailable_after: 2030-01-01" });
+    expect(page.resolve("googlebot", { now: foreign })).toMatchObject({ index: false, expired: true });
+    expect(codeOf(() => page.resolve("googlebot", { now: runInNewContext("new Date(NaN)") as Date }))).toBe("ROBOTS_ERR_INVALID_OPTION");
   });
 });
 
@@ -276,6 +315,23 @@ describe("unavailable_after dates beyond the examples", () => {
 
   it("reads an RFC date whose weekday has no comma", () => {
     expect(iso("Wed 03 Dec 2025 13:09:53 GMT")).toBe("2025-12-03T13:09:53.000Z");
+  });
+
+  it("rejects a year whose instant no Date can hold (past ±8.64e15 ms), so that it never hides an earlier date", () => {
+    expect(iso("+275760-09-13T00:00:00Z")).toBe("+275760-09-13T00:00:00.000Z");
+    expect(iso("-271821-04-20")).toBe("-271821-04-20T00:00:00.000Z");
+    for (const bad of ["+275760-09-13T00:00:01Z", "+275760-09-13T00:00:00-01:00", "-271821-04-19T23:59:59Z", "+300000-01-01", "-999999-01-01"]) {
+      expect(parseDirectiveDate(bad), bad).toBeUndefined();
+    }
+    const now = new Date("2026-01-01T00:00:00Z");
+    for (const headers of ["unavailable_after: +300000-01-01, unavailable_after: 2010-06-25", "unavailable_after: 2010-06-25, unavailable_after: +300000-01-01"]) {
+      const page = IndexingDirectives.parse({ headers });
+      expect(page.resolve("googlebot", { now }), headers).toMatchObject({ index: false, expired: true, unavailableAfter: new Date("2010-06-25T00:00:00Z") });
+      expect(page.invalid.map((entry) => entry.problem)).toEqual(["invalid-value"]);
+      // The far date is kept as written, as other invalid directives are; nothing throws.
+      expect(page.toHeaderValues()[0]).toContain("unavailable_after: Fri, 25 Jun 2010 00:00:00 GMT");
+      expect(page.toMetaTags()[0]).toContain("unavailable_after: +300000-01-01");
+    }
   });
 
   it("accepts leap days only in leap years and rejects out-of-range fields", () => {

@@ -410,6 +410,41 @@ describe.each(scanners)("$name", (scanner) => {
         expect(scanner.read({ html: bytes }, { encoding }).resolve("x").index, encoding).toBe(false);
       }
     });
+
+    it("an ISO-2022-JP page is decoded first: its two-byte mode writes `<!--` for 次⑬, which hides nothing", () => {
+      const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+      // ESC $ B switches to JIS X 0208 (two bytes a character), ESC ( B back to ASCII.
+      const bytes = new Uint8Array([...ascii("<p>"), 0x1b, 0x24, 0x42, 0x3c, 0x21, 0x2d, 0x2d, 0x1b, 0x28, 0x42, ...ascii("</p><meta name=robots content=noindex>")]);
+      expect(new TextDecoder("iso-2022-jp").decode(bytes)).toContain("次⑬");
+      const read = scanner.read({ html: bytes }, { encoding: "ISO-2022-JP" });
+      expect(read.input).toEqual({ bytes: bytes.length, encoding: "iso-2022-jp", bom: false, transcoded: true });
+      expect(read.resolve("x").index).toBe(false);
+      // Scanned as bytes, the same page holds a comment that hides the tag.
+      expect(scanner.read({ html: bytes }).metaTags).toEqual([]);
+    });
+
+    it("a page in the replacement encoding (iso-2022-kr, hz-gb-2312, ...) decodes to U+FFFD alone, as in a browser: no tags", () => {
+      const bytes = new TextEncoder().encode("<meta name=robots content=noindex>");
+      for (const encoding of ["iso-2022-kr", "HZ-GB-2312", "csiso2022kr", "iso-2022-cn-ext"]) {
+        const read = scanner.read({ html: bytes }, { encoding });
+        expect([read.metaTags, read.input?.encoding, read.input?.transcoded], encoding).toEqual([[], "replacement", true]);
+      }
+      // A byte order mark still decides first.
+      expect(scanner.read({ html: new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]) }, { encoding: "iso-2022-kr" }).metaTags).toHaveLength(1);
+    });
+
+    it("a U+FEFF at the start of a name or content is a character of it, as the tokenizer reads it", () => {
+      const html = '<meta name="\ufeffrobots" content="noindex"><meta name="robots" content="\ufeffnofollow, \ufeffnoarchive">';
+      for (const input of [html, new TextEncoder().encode(`<p>${html}`)]) {
+        const read = scanner.read({ html: input });
+        expect(read.metaTags.map((tag) => [tag.name, tag.content])).toEqual([
+          ["\ufeffrobots", "noindex"], ["robots", "\ufeffnofollow, \ufeffnoarchive"],
+        ]);
+        // No robots tag says noindex, and the words with a U+FEFF are unknown.
+        expect(read.resolve("x", { policy: "bing" })).toMatchObject({ index: true, follow: true, archive: true });
+        expect(read.unknown.map((entry) => entry.name)).toEqual(["\ufeffnofollow", "\ufeffnoarchive"]);
+      }
+    });
   });
 
   describe("directives.md 6: examples", () => {

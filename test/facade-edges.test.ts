@@ -22,7 +22,7 @@ describe("init", () => {
     const { init, defaultEngine } = await import("../src/init.js");
     await expect(init(NOT_WASM)).rejects.toEqual(withCode("ROBOTS_ERR_WASM"));
     await expect(init()).resolves.toBeUndefined();
-    expect(defaultEngine()).toBeDefined();
+    expect(defaultEngine("the test")).toBeDefined();
   });
 
   it("after initSync() does not load again (the source it is given is not even read)", async () => {

@@ -51,7 +51,7 @@ function forEachUrl(batch: Buffer, count: number, visit: (start: number, end: nu
  */
 function formatTsv(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTexts | undefined): Buffer {
   initSync();
-  const engine = defaultEngine();
+  const engine = defaultEngine("formatTsv");
   const count = allowed.length;
   let ruleBytes = 0;
   if (rules !== undefined) for (let i = 0; i < count; i++) ruleBytes += rules.offsets[lines[i] + 1] - rules.offsets[lines[i]];

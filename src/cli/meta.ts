@@ -94,18 +94,20 @@ function readPage(file: string): Buffer {
   }
 }
 
-function describeSource(source: DirectiveSource): string {
+/** Where a directive was read; a tag's offset is in the UTF-8 text when the page was `transcoded` (UTF-16, ISO-2022-JP). */
+function describeSource(source: DirectiveSource, transcoded: boolean): string {
   if (source.type === "header") return `X-Robots-Tag #${source.header + 1}`;
   const place = [source.inHead ? "head" : "body", ...(source.inNoscript ? ["noscript"] : [])].join(", ");
-  return `meta "${source.name}" at byte ${source.offset} (${place})`;
+  return `meta "${source.name}" at byte ${source.offset}${transcoded ? " of the page as UTF-8" : ""} (${place})`;
 }
 
 const yesNo = (value: boolean) => (value ? "yes" : "no");
 
 /** The resolution as aligned text: one line per answer, its causes beside it. */
-function formatResolution(r: DirectiveResolution): string {
+function formatResolution(r: DirectiveResolution, transcoded: boolean): string {
+  const where = (source: DirectiveSource) => describeSource(source, transcoded);
   const causes = (field: string) =>
-    r.restrictions.filter((x) => x.field === field).map((x) => `${x.directive.text} [${describeSource(x.directive.source)}]`).join("; ");
+    r.restrictions.filter((x) => x.field === field).map((x) => `${x.directive.text} [${where(x.directive.source)}]`).join("; ");
   const rows: [string, string, string][] = [
     ["index", yesNo(r.index), causes("index")],
     ["follow", yesNo(r.follow), causes("follow")],
@@ -121,10 +123,10 @@ function formatResolution(r: DirectiveResolution): string {
     ["ai", r.ai.directives.length === 0 ? "none" : [...new Set(r.ai.directives.map((d) => d.name))].join(", "), ""],
   ];
   const notes: [string, string][] = [
-    ...r.obsolete.map((d) => ["obsolete", `${d.text} [${describeSource(d.source)}]`] as [string, string]),
-    ...r.unknown.map((d) => ["unknown", `${d.text} [${describeSource(d.source)}]`] as [string, string]),
-    ...r.invalid.map((d) => ["invalid", `${d.text} (${d.problem}) [${describeSource(d.source)}]`] as [string, string]),
-    ...r.ignored.map((i) => ["ignored", `${i.directive.text} (${i.reason}) [${describeSource(i.directive.source)}]`] as [string, string]),
+    ...r.obsolete.map((d) => ["obsolete", `${d.text} [${where(d.source)}]`] as [string, string]),
+    ...r.unknown.map((d) => ["unknown", `${d.text} [${where(d.source)}]`] as [string, string]),
+    ...r.invalid.map((d) => ["invalid", `${d.text} (${d.problem}) [${where(d.source)}]`] as [string, string]),
+    ...r.ignored.map((i) => ["ignored", `${i.directive.text} (${i.reason}) [${where(i.directive.source)}]`] as [string, string]),
   ];
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   const lines = [`agents: ${r.agents.join(", ")}; policy: ${r.policy}`];
@@ -146,7 +148,7 @@ export async function runMeta(args: string[]): Promise<number> {
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ resolution, metaTags: page.metaTags, headerValues: page.headerValues, input: page.input }, null, 2)}\n`);
   } else {
-    process.stdout.write(formatResolution(printableDeep(resolution)));
+    process.stdout.write(formatResolution(printableDeep(resolution), page.input?.transcoded === true));
   }
   return 0;
 }

@@ -59,8 +59,14 @@ function utcTime(year: number, month: number, day: number, hour: number, minute:
   const date = new Date(0);
   date.setUTCFullYear(year, month, day); // years below 100 are not shifted to 19xx
   date.setUTCHours(hour, minute, second, millisecond);
-  return date.getTime() - offsetMinutes * 60_000;
+  const time = date.getTime() - offsetMinutes * 60_000;
+  // Past ±8.64e15 ms (about ±275,760 years) a Date is invalid (NaN), which compares false with
+  // every date: such a year is no date, as a malformed one.
+  return Math.abs(time) <= MAX_DATE_MS ? time : undefined;
 }
+
+/** The largest distance from the epoch a Date can hold (ECMAScript 21.4.1.1). */
+const MAX_DATE_MS = 8.64e15;
 
 function zoneOffset(zone: string | undefined): number | undefined {
   if (zone === undefined) return 0;

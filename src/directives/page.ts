@@ -59,7 +59,7 @@ export function readPageWith(engine: Engine | undefined, page: PageSource, optio
   let metaTags: MetaTag[] = [];
   let input: PageInput | null = null;
   if (page.html !== undefined) {
-    ({ tags: metaTags, input } = scanPageWith(engine ?? defaultEngine(), page.html, encoding));
+    ({ tags: metaTags, input } = scanPageWith(engine ?? defaultEngine("IndexingDirectives.parse with html"), page.html, encoding));
     metaTags.forEach((tag, index) => {
       const agent = metaAgent(tag.name);
       if (agent === undefined) return;
@@ -72,20 +72,26 @@ export function readPageWith(engine: Engine | undefined, page: PageSource, optio
       readDirectiveList(tag.content, agent, false, source, set);
     });
   }
-  return new IndexingDirectives(CONSTRUCT, set, metaTags, headerValues, input);
+  // What the page hands out is frozen, as a Robots' metadata is: shared, not copied.
+  Object.freeze(set.directives);
+  Object.freeze(set.unknown);
+  Object.freeze(set.invalid);
+  metaTags.forEach((tag) => Object.freeze(tag));
+  return new IndexingDirectives(CONSTRUCT, set, Object.freeze(metaTags), Object.freeze(headerValues), input && Object.freeze(input));
 }
 
 export class IndexingDirectives {
   /**
-   * Reads a page's meta tags (`html`: a string, or bytes: UTF-16 with a BOM is decoded, any other
-   * encoding is scanned as bytes) and X-Robots-Tag headers. Content never throws; a page that is
+   * Reads a page's meta tags (`html`: a string, or bytes: UTF-16 (by its BOM or the `encoding`
+   * option) and ISO-2022-JP are decoded first, any other encoding is scanned as bytes) and
+   * X-Robots-Tag headers. Content never throws; a page that is
    * not an object `{ html?, headers? }`, or whose html is neither a string nor bytes, throws
    * `ROBOTS_ERR_INVALID_BODY`; headers or options of the wrong type or name throw
    * `ROBOTS_ERR_INVALID_OPTION`. Reading HTML needs `init()` or `initSync()` first; headers alone do not.
    */
   static parse(page: PageSource, options?: PageDirectivesOptions): IndexingDirectives {
     checkPage(page);
-    return readPageWith(page.html === undefined ? undefined : defaultEngine(), page, options);
+    return readPageWith(page.html === undefined ? undefined : defaultEngine("IndexingDirectives.parse with html"), page, options);
   }
 
   /** Every `<meta name=...>` of the page in document order (all names, robots or not). */
@@ -158,5 +164,5 @@ export class IndexingDirectives {
 
 /** Every `<meta name=...>` of a page, scanned in WASM (needs `init()`/`initSync()`). */
 export function extractMetaTags(html: string | Uint8Array, options?: PageDirectivesOptions): MetaTag[] {
-  return scanPageWith(defaultEngine(), html, encodingOption(options)).tags;
+  return scanPageWith(defaultEngine("extractMetaTags"), html, encodingOption(options)).tags;
 }

@@ -29,7 +29,9 @@ function resolveOptions(options: ResolveOptions | undefined): { policy: Directiv
   if (!POLICIES.includes(policy)) {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `policy must be one of ${POLICIES.join(", ")}; got ${describeValue(policy)}`);
   }
-  const now = options?.now === undefined ? Date.now() : options.now instanceof Date ? options.now.getTime() : options.now;
+  const given: unknown = options?.now;
+  // A Date from another realm (a vm context, an iframe) is a Date too: told by its tag.
+  const now = given === undefined ? Date.now() : Object.prototype.toString.call(given) === "[object Date]" ? Date.prototype.getTime.call(given) : given;
   if (typeof now !== "number" || !Number.isFinite(now)) {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", "now must be a valid Date or a number of milliseconds");
   }

@@ -1,5 +1,5 @@
 /**
- * The page side: decodes a UTF-16 page, writes the bytes into WASM memory, makes one scan call
+ * The page side: decodes a page that is not ASCII-compatible (UTF-16, ISO-2022-JP), writes the bytes into WASM memory, makes one scan call
  * and turns the numbers it returns (offsets, lengths, flags) into meta tags. Strings are sliced
  * here, from bytes the host already holds; they never cross the boundary.
  */
@@ -29,6 +29,8 @@ function pageEncoding(bytes: Uint8Array, declared: string | undefined): { encodi
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: "utf-16le", bom: true };
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: "utf-16be", bom: true };
   if (!declared) return { encoding: "utf-8", bom: false };
+  // Node's TextDecoder refuses these labels; the standard decodes them all as "replacement".
+  if (REPLACEMENT_LABELS.has(declared)) return { encoding: "replacement", bom: false };
   try {
     return { encoding: new TextDecoder(declared).encoding, bom: false };
   } catch {
@@ -37,8 +39,23 @@ function pageEncoding(bytes: Uint8Array, declared: string | undefined): { encodi
 }
 
 /**
+ * The labels of the Encoding standard's "replacement" encoding: it decodes a page (of any length
+ * but 0) to one U+FFFD, so that a browser finds no markup in it. These are the encodings whose
+ * bytes could smuggle markup past a filter that reads them as ASCII.
+ */
+const REPLACEMENT_LABELS: ReadonlySet<string> = new Set(["csiso2022kr", "hz-gb-2312", "iso-2022-cn", "iso-2022-cn-ext", "iso-2022-kr", "replacement"]);
+
+/**
+ * Encodings that are not ASCII-compatible (Encoding standard 4.2, besides "replacement"): their
+ * bytes 0x21 to 0x7e stand for other characters too (ISO-2022-JP's two-byte mode writes `<!--`
+ * for 次⑬), so a page in one is decoded first and scanned as UTF-8.
+ */
+const DECODED_FIRST: ReadonlySet<string> = new Set(["utf-16le", "utf-16be", "iso-2022-jp"]);
+
+/**
  * Only ASCII-compatible encodings can be scanned as bytes: a UTF-16 page (known by its BOM, or
- * declared by the caller from Content-Type) is decoded first and scanned as UTF-8.
+ * declared by the caller from Content-Type) or an ISO-2022-JP one is decoded first and scanned as
+ * UTF-8; a page in the replacement encoding has no tags.
  */
 function preparePage(html: unknown, encoding: string | undefined): { page: PageBytes; input: PageInput } {
   const declared = encoding?.trim().toLowerCase();
@@ -48,11 +65,14 @@ function preparePage(html: unknown, encoding: string | undefined): { page: PageB
   }
   if (!isUint8Array(html)) throw new RobotsError("ROBOTS_ERR_INVALID_BODY", "a page must be a string or a Uint8Array");
   const { encoding: found, bom } = pageEncoding(html, declared);
-  if (found === "utf-16le" || found === "utf-16be") {
+  if (DECODED_FIRST.has(found)) {
     return {
-      page: { kind: "text", text: new TextDecoder(found).decode(html) }, // drops the BOM
+      page: { kind: "text", text: new TextDecoder(found).decode(html) }, // drops a UTF-16 BOM
       input: { bytes: html.length, encoding: found, bom, transcoded: true },
     };
+  }
+  if (found === "replacement") {
+    return { page: { kind: "text", text: html.length > 0 ? "\ufffd" : "" }, input: { bytes: html.length, encoding: found, bom, transcoded: true } };
   }
   return { page: { kind: "bytes", bytes: html }, input: { bytes: html.length, encoding: found, bom, transcoded: false } };
 }
@@ -98,7 +118,9 @@ function decoderFor(encoding: string): TextDecoder {
   let decoder = decoders.get(encoding);
   if (decoder === undefined) {
     try {
-      decoder = new TextDecoder(encoding);
+      // ignoreBOM: a U+FEFF at the start of a name or content is a character of it, as the
+      // tokenizer sees it; only the page's first bytes can be a byte order mark (pageEncoding).
+      decoder = new TextDecoder(encoding, { ignoreBOM: true });
     } catch {
       decoder = new TextDecoder(); // an unknown label: names and contents are read as UTF-8
     }
@@ -125,9 +147,9 @@ export interface ScannedPage {
 
 /** Scans a page with a given engine (tests use it to run the debug build). */
 export function scanPageWith(engine: Engine, html: string | Uint8Array, encoding?: string): ScannedPage {
-  const { page, input } = preparePage(html, encoding);
-  const { pointer, length } = writePage(engine, page);
-  if (typeof html === "string") input.bytes = length;
+  const prepared = preparePage(html, encoding);
+  const { pointer, length } = writePage(engine, prepared.page);
+  const input = typeof html === "string" ? { ...prepared.input, bytes: length } : prepared.input;
   const { exports } = engine;
   const scan = engine.call(() => exports.scanMetaTags(pointer, length));
   try {

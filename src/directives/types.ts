@@ -19,37 +19,37 @@ export interface MetaTag {
    * The `name` attribute, case as written, character references decoded: numeric ones, and the
    * named ones of ASCII and Latin-1 characters and common typography (others stay as written).
    */
-  name: string;
+  readonly name: string;
   /** The `content` attribute, character references decoded as in `name`; null without one. */
-  content: string | null;
-  /** Byte offset of the tag's `<` in the scanned bytes (UTF-8 for strings and decoded UTF-16 pages). */
-  offset: number;
+  readonly content: string | null;
+  /** Byte offset of the tag's `<` in the scanned bytes (UTF-8 for strings and for pages decoded first: UTF-16, ISO-2022-JP). */
+  readonly offset: number;
   /** Bytes from `<` to `>` inclusive. */
-  length: number;
+  readonly length: number;
   /** In `<head>` (explicit or implied), as an HTML5 parser builds the document; otherwise in `<body>`. */
-  inHead: boolean;
+  readonly inHead: boolean;
   /** Inside `<noscript>` (read as markup, as a parser with scripting disabled does). */
-  inNoscript: boolean;
+  readonly inNoscript: boolean;
   /** Written `<meta ... />`. */
-  selfClosing: boolean;
+  readonly selfClosing: boolean;
 }
 
 /** Where a directive was read. */
 export type DirectiveSource =
   | {
-      type: "meta";
+      readonly type: "meta";
       /** Index of the tag in `metaTags`. */
-      tag: number;
+      readonly tag: number;
       /** The tag's name attribute as written. */
-      name: string;
-      offset: number;
-      inHead: boolean;
-      inNoscript: boolean;
+      readonly name: string;
+      readonly offset: number;
+      readonly inHead: boolean;
+      readonly inNoscript: boolean;
     }
   | {
-      type: "header";
+      readonly type: "header";
       /** Index of the X-Robots-Tag value in `headerValues` (joined values count as one). */
-      header: number;
+      readonly header: number;
     };
 
 /** Directives without a value. */
@@ -65,31 +65,31 @@ export type DirectiveName = FlagDirectiveName | "max-snippet" | "max-image-previ
 
 interface DirectiveCommon {
   /** Lower-cased agent the directive is for; null for every crawler (`robots` meta, unprefixed header). */
-  agent: string | null;
+  readonly agent: string | null;
   /** The list element as written (trimmed), agent prefix excluded. */
-  text: string;
-  source: DirectiveSource;
+  readonly text: string;
+  readonly source: DirectiveSource;
 }
 
 /** A recognised directive with a valid value. */
 export type Directive = DirectiveCommon & (
-  | { name: FlagDirectiveName }
+  | { readonly name: FlagDirectiveName }
   /** Characters (`max-snippet`) or seconds (`max-video-preview`); -1 means no limit. */
-  | { name: "max-snippet" | "max-video-preview"; value: number }
-  | { name: "max-image-preview"; value: ImagePreview }
-  | { name: "unavailable_after"; value: Date }
+  | { readonly name: "max-snippet" | "max-video-preview"; readonly value: number }
+  | { readonly name: "max-image-preview"; readonly value: ImagePreview }
+  | { readonly name: "unavailable_after"; /** A copy at each read. */ readonly value: Date }
 );
 
 /** A list element that is not a known directive: reported, no effect. */
 export interface UnknownDirective extends DirectiveCommon {
   /** Lower-cased name (the text before a `:`). */
-  name: string;
+  readonly name: string;
 }
 
 /** A known directive whose value cannot be used: reported, ignored. */
 export interface InvalidDirective extends DirectiveCommon {
-  name: DirectiveName;
-  problem: "missing-value" | "invalid-value" | "unexpected-value";
+  readonly name: DirectiveName;
+  readonly problem: "missing-value" | "invalid-value" | "unexpected-value";
 }
 
 /** The answers of `resolve`, each restricted field with the directives that restricted it. */
@@ -154,13 +154,17 @@ export interface DirectiveResolution {
 /** What was scanned: how the page was decoded. */
 export interface PageInput {
   /** Bytes given (UTF-8 bytes for a string). */
-  bytes: number;
-  /** `utf-16le`/`utf-16be` pages are decoded to UTF-8 before scanning; anything else is scanned as bytes. */
-  encoding: string;
+  readonly bytes: number;
+  /**
+   * `utf-16le`, `utf-16be` and `iso-2022-jp` pages are decoded to UTF-8 before scanning (they are not
+   * ASCII-compatible); `replacement` (`iso-2022-kr`, `hz-gb-2312`, ...) decodes to one U+FFFD, as in
+   * a browser, so no tags; anything else is scanned as bytes.
+   */
+  readonly encoding: string;
   /** The page started with a byte order mark. */
-  bom: boolean;
-  /** The scanned bytes are a UTF-8 transcoding of the input (UTF-16 pages). */
-  transcoded: boolean;
+  readonly bom: boolean;
+  /** The scanned bytes are a UTF-8 transcoding of the input (the encodings decoded first, above). */
+  readonly transcoded: boolean;
 }
 
 /** A fetch `Headers` object or anything with the same `get`. */
