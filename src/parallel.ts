@@ -64,18 +64,33 @@ interface PoolWorker {
 type OutgoingPart = { urls: SharedPart | LandedPart | readonly string[]; reserve?: { slot: number; bytes: number }; done?: (result: PartResult) => void };
 
 /**
- * The process's Node options for a worker, less `--input-type`: a worker inherits them, and that
- * one makes a worker started from a file fail (ERR_INPUT_TYPE_NOT_ALLOWED) when the process runs
- * a script given to `node --input-type=module -e`.
+ * Starts a pool worker. A worker inherits the process's Node options when given none, and Node
+ * itself leaves out those that apply to the whole process (`--max-old-space-size`, `--title`),
+ * which a worker given them explicitly refuses (ERR_WORKER_INVALID_EXEC_ARGV). Only `--input-type`
+ * must go: it makes a worker started from a file fail (ERR_INPUT_TYPE_NOT_ALLOWED) when the
+ * process runs a script given to `node --input-type=module -e`. Then the other options are passed
+ * explicitly, or none when Node refuses some of them. A worker that cannot start is
+ * `ROBOTS_ERR_WASM`, as one that fails while starting.
  */
-function workerExecArgv(): string[] {
-  const kept: string[] = [];
-  for (let i = 0; i < process.execArgv.length; i++) {
-    const option = process.execArgv[i];
-    if (option === "--input-type") i++; // its value is the next argument
-    else if (!option.startsWith("--input-type=")) kept.push(option);
+function startWorker(script: URL, workerData: unknown): Worker {
+  const given = process.execArgv;
+  const isInputType = (option: string) => option === "--input-type" || option.startsWith("--input-type=");
+  try {
+    if (!given.some(isInputType)) return new Worker(script, { workerData });
+    const kept: string[] = [];
+    for (let i = 0; i < given.length; i++) {
+      if (given[i] === "--input-type") i++; // its value is the next argument
+      else if (!isInputType(given[i])) kept.push(given[i]);
+    }
+    try {
+      return new Worker(script, { workerData, execArgv: kept });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error;
+      return new Worker(script, { workerData, execArgv: [] });
+    }
+  } catch (error) {
+    throw new RobotsError("ROBOTS_ERR_WASM", `a worker failed to start: ${(error as Error).message}`, { cause: error });
   }
-  return kept;
 }
 
 export class RobotsWorkerPool {
@@ -127,9 +142,10 @@ export class RobotsWorkerPool {
     }
     resolveParseOptions(parseOptions); // Bad options fail here, not in every worker.
     const script = new URL("./parallel-worker.js", import.meta.url);
-    const workers = Array.from({ length: count }, () => new Worker(script, { workerData: { body, options: parseOptions }, execArgv: workerExecArgv() }));
+    const workers: Worker[] = [];
     let ready: PoolWorker[];
     try {
+      for (let i = 0; i < count; i++) workers.push(startWorker(script, { body, options: parseOptions }));
       ready = await Promise.all(
         workers.map(
           (worker) =>

@@ -68,7 +68,8 @@ describe("the packed package", () => {
   });
 
   // A script given to node -e, whose --input-type the pool's workers must not inherit.
-  it.each([[["--input-type=module"]], [["--input-type", "module"]]])("loads through its exports map: the engine, the worker pool, the reference, the .wasm file (node %j -e)", (inputType) => {
+  // Process-wide options (a larger heap, a title) are left to Node: a worker given them explicitly refuses them.
+  it.each([[["--input-type=module"]], [["--input-type", "module"]], [["--max-old-space-size=512", "--title=robots-test", "--input-type=module"]]])("loads through its exports map: the engine, the worker pool, the reference, the .wasm file (node %j -e)", (inputType) => {
     const script = `
       import { createRequire } from "node:module";
       import { readFileSync } from "node:fs";
@@ -92,6 +93,16 @@ describe("the packed package", () => {
     expect(child.stderr).toBe("");
     const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
     expect(JSON.parse(child.stdout)).toEqual({ engine: [0, 1], pool: [0, 1], reference: [0, 1], wasm: true, version });
+  });
+
+  it("starts the pool's workers under process-wide Node options, from a script file", () => {
+    writeFileSync(join(app, "pool-options.mjs"), `
+      import { RobotsWorkerPool } from "robots-wasm/parallel";
+      const pool = await RobotsWorkerPool.create("User-agent: *\\nDisallow: /p\\n", { workers: 2 });
+      console.log(JSON.stringify([...(await pool.classify(["/p", "/q"], "bot"))]));
+      await pool.close();`);
+    const child = run(process.execPath, ["--max-old-space-size=512", "--stack-size=900", "--title=robots-test", "--enable-source-maps", "pool-options.mjs"], app);
+    expect([child.stderr, child.stdout]).toEqual(["", "[0,1]\n"]);
   });
 
   it("loads from CommonJS: import() anywhere, require() where Node loads ES modules so (20.19 and later)", () => {
