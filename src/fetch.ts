@@ -7,6 +7,7 @@
 import type { FetchRobotsOptions, RobotsFetchResult } from "./crawler-types.js";
 import { type ResolvedFetchOptions, resolveFetchOptions } from "./crawler-options.js";
 import { describeValue, RobotsError } from "./errors.js";
+import { unparsableUrl } from "./location.js";
 import {
   ageOf, isRedirectStatus, maxAgeOf, type OutcomeOf, outcomeOfFailure, outcomeOfStatus, REDIRECT_FAILURE,
 } from "./fetch-outcome.js";
@@ -62,7 +63,7 @@ function fetchableUrl(url: string | URL, options: ResolvedFetchOptions): URL {
   try {
     parsed = new URL(url);
   } catch (error) {
-    throw new RobotsError("ROBOTS_ERR_INVALID_URL", `not an absolute URL: ${JSON.stringify(String(url))}`, { cause: error });
+    throw unparsableUrl(String(url), error);
   }
   const refusal = unfetchableScheme(parsed.protocol, options.fetch);
   if (refusal !== undefined) throw new RobotsError("ROBOTS_ERR_UNSUPPORTED_SCHEME", refusal);

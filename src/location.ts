@@ -33,11 +33,22 @@ function originOfParsed(parsed: URL): string {
  * A page as a crawler requests it: its origin (the cache key) and its URL as the WHATWG parser
  * writes it, which is what an HTTP client sends (Node's fetch among them): backslashes read as
  * slashes, tabs and line breaks dropped, `.` and `..` segments resolved, spaces and non-ASCII
- * characters percent-encoded. `http://h/a/../p` fetches `/p`, so `/p`'s rules decide it.
+ * characters percent-encoded. `http://h/a/../p` fetches `/p`, so `/p`'s rules decide it. The
+ * `href` is the form the rules are matched against (matchedForm).
  */
 export function requestedPage(url: string | URL): { origin: string; href: string } {
   const parsed = parseUrl(url);
-  return { origin: originOfParsed(parsed), href: parsed.href };
+  return { origin: originOfParsed(parsed), href: matchedForm(parsed) };
+}
+
+/**
+ * The URL the rules are matched against: scheme, host, path and query as requested, without the
+ * userinfo and fragment, which a client never sends. A host may hold `;` (`http://a;b.com/p`),
+ * where Google's path extraction (robots-txt.md 3) would start the path: it is escaped, as no
+ * rule reads the host.
+ */
+function matchedForm(parsed: URL): string {
+  return `${parsed.protocol}//${parsed.host.replaceAll(";", "%3B")}${parsed.pathname}${parsed.search}`;
 }
 
 /**
@@ -59,9 +70,18 @@ function parseUrl(url: string | URL): URL {
     // default port of http (80), https (443) and ftp (21), and normalises IPv4 and IPv6 hosts.
     parsed = new URL(url);
   } catch (error) {
-    throw new RobotsError("ROBOTS_ERR_INVALID_URL", `not an absolute URL: ${JSON.stringify(url)}`, { cause: error });
+    throw unparsableUrl(url, error);
   }
   return checkScheme(parsed);
+}
+
+/**
+ * The error for a string the WHATWG parser refuses. With a scheme it is absolute, and what failed
+ * is its host or port (`http://a b.com/`, `:99999`, an IPv6 zone id).
+ */
+export function unparsableUrl(url: string, cause: unknown): RobotsError {
+  const what = /^\s*[a-z][a-z0-9+.-]*:/i.test(url) ? "not a valid URL (its host or port cannot be parsed)" : "not an absolute URL";
+  return new RobotsError("ROBOTS_ERR_INVALID_URL", `${what}: ${JSON.stringify(url)}`, { cause });
 }
 
 function checkScheme(url: URL): URL {

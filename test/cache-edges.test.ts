@@ -128,6 +128,20 @@ describe("the cache's answers are copies", () => {
   });
 });
 
+describe("the URL the cache matches: the page as requested", () => {
+  it("a `;` in the host (which the URL parser accepts) does not start the path, in any entry point", async () => {
+    const cache = new RobotsCache({ fetch: async () => new Response("User-agent: *\nDisallow: /p\n") });
+    for (const url of ["http://a;b.com/p", "http://a%3Bb.com/p", "http://u;x@a.com/p#f"]) {
+      expect(await cache.isAllowed(url, "bot"), url).toBe(false);
+      expect(await cache.explain(url, "bot"), url).toMatchObject({ allowed: false, line: 2 });
+    }
+    expect((await cache.classify(["http://a;b.com/p", "http://a;b.com/q"], "bot")).lines).toEqual(new Uint32Array([2, 0]));
+    // In the rfc9309 profile too, and the userinfo and fragment play no part.
+    const rfc = new RobotsCache({ fetch: async () => new Response("User-agent: *\nDisallow: /p$\n"), profile: "rfc9309" });
+    expect(await rfc.isAllowed("http://u;x@a;b.com/p#frag", "bot")).toBe(false);
+  });
+});
+
 describe("an injected fetch's answer", () => {
   it("with a status that is not a number is not a Response: unreachable, network-error", async () => {
     const fetch = async () => ({ status: "200", headers: new Headers(), body: null }) as unknown as Response;

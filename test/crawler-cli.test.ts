@@ -12,7 +12,7 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 const bin = `${root}dist/cli/main.js`;
 const RULES = "User-agent: *\nDisallow: /private/\nSitemap: https://example.com/sitemap.xml\n";
 
-function robots(args: string[], input = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function robots(args: string[], input: string | Buffer = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bin, ...args], { cwd: root });
     let stdout = "";
@@ -97,7 +97,10 @@ describe("robots fetch", () => {
     [["fetch"], /^robots: fetch: URL is required/],
     [["fetch", "mailto:someone@example.com"], /^robots: fetch: "mailto:" URLs have no robots.txt/],
     [["fetch", "example.com"], /^robots: fetch: not an absolute URL: "example.com"/],
-    [["fetch", "ftp://files.example/pub"], /^robots: fetch: the platform fetch cannot fetch ftp URLs/],
+    [["fetch", "ftp://files.example/pub"], /^robots: fetch: cannot fetch ftp URLs: Node's fetch has no ftp \("ftp:\/\/files.example\/pub"\)\n$/],
+    // Absolute URLs that the URL parser refuses for their host or port.
+    [["fetch", "http://a b.com/"], /^robots: fetch: not a valid URL \(its host or port cannot be parsed\): "http:\/\/a b.com\/"\n$/],
+    [["fetch", "http://a.com:99999/"], /^robots: fetch: not a valid URL \(its host or port cannot be parsed\)/],
     [["fetch", "http://127.0.0.1:9/", "--on-429", "maybe"], /^robots: fetch: --on-429 must be "unreachable" or "unavailable"/],
     [["fetch", "http://127.0.0.1:9/", "--on-network-failure", "maybe"], /^robots: fetch: --on-network-failure must be "unreachable" or "unavailable"/],
     [["fetch", "http://127.0.0.1:9/", "--timeout", "soon"], /^robots: fetch: --timeout must be a positive whole number of milliseconds, got "soon"/],
@@ -175,6 +178,25 @@ describe("robots check --fetch", () => {
     expect(net.site.requests).toEqual(["/robots.txt"]);
     expect(net.other.requests).toEqual(["/robots.txt"]);
     expect(stderr).toContain("robots check --fetch: 2 not-a-url, 2 rule, 1 unreachable, 1 no-rule\n");
+  });
+
+  it("requests a line that is not UTF-8 with its bytes from 0x80 up as %XX, in both profiles, as --robots matches them in rfc9309", async () => {
+    net.site.route("/robots.txt", text("User-agent: *\nDisallow: /caf%E9\nDisallow: /caf%C3%A9x\n"));
+    const input = Buffer.concat([Buffer.from(`${net.site.origin}/caf`), Buffer.from([0xe9]), Buffer.from(`\n${net.site.origin}/caf\u00e9x\n`)]);
+    for (const profile of ["google", "rfc9309"]) {
+      const { stdout } = await robots(["check", "--fetch", "--agent", "x", "--profile", profile, "-q"], input);
+      expect(stdout.trimEnd().split("\n").map((line) => line.split("\t")[2]), profile).toEqual(["2", "3"]);
+    }
+  });
+
+  it("decides a line longer than MAX_URL_BYTES once encoded as not a URL, and the others as usual", async () => {
+    net.site.route("/robots.txt", text(RULES));
+    // 6 MB of UTF-8, 18 MB once percent-encoded.
+    const input = `${net.site.origin}/private/a\n${net.site.origin}/${"\u00e9".repeat(3_000_000)}\n${net.site.origin}/public\n`;
+    const { code, stdout, stderr } = await robots(["check", "--fetch", "--agent", "x", "--format", "jsonl"], input);
+    expect(code).toBe(0);
+    expect(stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { allowed: boolean }).allowed)).toEqual([false, false, true]);
+    expect(stderr).toContain("robots check --fetch: 1 rule, 1 not-a-url, 1 no-rule\n");
   });
 
   it("reads a last line without LF, drops a CR before LF, and applies --profile", async () => {

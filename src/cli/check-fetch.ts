@@ -3,15 +3,16 @@
  * per origin through a `RobotsCache`. It plugs into `robots check` as a batch classifier, so
  * every output format of `check` works unchanged.
  */
-import { originOf, type CrawlReason, type RobotsCacheOptions } from "../index.js";
+import { isRobotsError, originOf, type CrawlBatchResult, type CrawlReason, type RobotsCacheOptions } from "../index.js";
 import type { AgentQuery, BatchResult } from "../types.js";
 import { parseOptions } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { cacheOptions, commandCache, FETCH_OPTIONS } from "./fetch.js";
 
 export const CHECK_FETCH_HELP = `  --fetch             Decide each URL by its own site's robots.txt, fetched once per origin and
-                      cached, instead of --robots (a line that is not an http or https URL is
-                      disallowed, line 0; a summary of the reasons goes to standard error)
+                      cached, instead of --robots (a line that is not an http or https URL, or
+                      is longer than 16 MiB once percent-encoded, is disallowed, line 0; a
+                      summary of the reasons goes to standard error)
   --user-agent TEXT   With --fetch: the User-Agent header sent (default "robots-wasm")
   --timeout MS        With --fetch: time for each robots.txt fetch (default 30000)
   --connect-timeout MS  With --fetch: time until the response headers arrive (default 10000)
@@ -52,14 +53,32 @@ export interface FetchClassifier {
   close(): void;
 }
 
-const utf8 = new TextDecoder();
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** Lines of a batch as the engine counts them: split at LF, one trailing CR removed, none after a final LF. */
+/**
+ * Lines of a batch as the engine counts them: split at LF, one trailing CR removed, none after a
+ * final LF. A line that is not UTF-8 has its bytes >= 0x80 written as `%XX`: the bytes an HTTP
+ * client requests for it, as `--robots` in the rfc9309 profile matches them (a decoder would make
+ * an invalid byte U+FFFD, requested as `%EF%BF%BD`). Valid characters get the same `%XX` as the
+ * URL parser gives them; in a host it decodes them back.
+ */
 function linesOf(batch: Uint8Array): string[] {
   if (batch.length === 0) return [];
-  const lines = utf8.decode(batch).split("\n");
-  if (batch[batch.length - 1] === 0x0a) lines.pop();
-  return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+  const ends: number[] = [];
+  for (let at = batch.indexOf(0x0a); at !== -1; at = batch.indexOf(0x0a, at + 1)) ends.push(at);
+  if (batch[batch.length - 1] !== 0x0a) ends.push(batch.length);
+  let start = 0;
+  return ends.map((end) => {
+    const line = batch.subarray(start, end > start && batch[end - 1] === 0x0d ? end - 1 : end);
+    start = end + 1;
+    try {
+      return utf8.decode(line);
+    } catch {
+      let text = "";
+      for (const byte of line) text += byte < 0x80 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase()}`;
+      return text;
+    }
+  });
 }
 
 /** Whether the cache can fetch the line's robots.txt: an http or https URL (the platform fetch has no ftp). */
@@ -82,15 +101,29 @@ export function fetchClassifier(agents: AgentQuery, options: RobotsCacheOptions,
       const lines = linesOf(batch);
       const usable: number[] = [];
       lines.forEach((line, i) => (fetchable(line) ? usable.push(i) : count("not-a-url")));
-      const result = await cache.classify(usable.map((i) => lines[i]), agents);
       // Lines that are not URLs stay disallowed with line 0.
       const allowed = new Uint8Array(lines.length);
       const numbers = new Uint32Array(lines.length);
-      usable.forEach((line, k) => {
+      const decide = (indices: number[], result: CrawlBatchResult) => indices.forEach((line, k) => {
         allowed[line] = result.allowed[k];
         numbers[line] = result.lines[k];
         count(result.reasons[k]);
       });
+      try {
+        decide(usable, await cache.classify(usable.map((i) => lines[i]), agents));
+      } catch (error) {
+        // A URL the cache refuses (longer than MAX_URL_BYTES once encoded) would refuse the whole
+        // batch: its lines are decided one by one, and the refused ones are not URLs, as above.
+        if (!isRobotsError(error) || error.code !== "ROBOTS_ERR_INVALID_URL") throw error;
+        for (const line of usable) {
+          try {
+            decide([line], await cache.classify([lines[line]], agents));
+          } catch (lineError) {
+            if (!isRobotsError(lineError) || lineError.code !== "ROBOTS_ERR_INVALID_URL") throw lineError;
+            count("not-a-url");
+          }
+        }
+      }
       return { allowed, lines: numbers };
     },
     close() {
