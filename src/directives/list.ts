@@ -108,27 +108,25 @@ function readElement(text: string, agent: string | null, source: DirectiveSource
   const colon = text.indexOf(":");
   const name = asciiLower(colon < 0 ? text : trimSpace(text.slice(0, colon)));
   const value = colon < 0 ? undefined : trimSpace(text.slice(colon + 1));
-  // Entries are frozen: a page hands them out and its resolutions list them, all shared, so that
-  // no caller's change to one alters a later verdict.
-  const common = { agent, text, source: Object.freeze(source) };
+  const common = { agent, text, source };
   if (FLAG_DIRECTIVES.has(name)) {
     // `noindex:` with an empty value is still noindex; `noindex: x` is not a directive Google defines.
-    if (value) into.invalid.push(Object.freeze({ ...common, name: name as DirectiveName, problem: "unexpected-value" }));
-    else into.directives.push(Object.freeze({ ...common, name: name as FlagDirectiveName }));
+    if (value) into.invalid.push({ ...common, name: name as DirectiveName, problem: "unexpected-value" });
+    else into.directives.push({ ...common, name: name as FlagDirectiveName });
     return;
   }
   if (!VALUE_DIRECTIVES.has(name)) {
-    into.unknown.push(Object.freeze({ ...common, name }));
+    into.unknown.push({ ...common, name });
     return;
   }
   const directiveName = name as "max-snippet" | "max-image-preview" | "max-video-preview" | "unavailable_after";
   if (!value) {
-    into.invalid.push(Object.freeze({ ...common, name: directiveName, problem: "missing-value" }));
+    into.invalid.push({ ...common, name: directiveName, problem: "missing-value" });
     return;
   }
   const directive = typedDirective(directiveName, value, common);
-  if (directive === undefined) into.invalid.push(Object.freeze({ ...common, name: directiveName, problem: "invalid-value" }));
-  else into.directives.push(Object.freeze(directive));
+  if (directive === undefined) into.invalid.push({ ...common, name: directiveName, problem: "invalid-value" });
+  else into.directives.push(directive);
 }
 
 function typedDirective(

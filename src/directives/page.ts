@@ -72,10 +72,12 @@ export function readPageWith(engine: Engine | undefined, page: PageSource, optio
       readDirectiveList(tag.content, agent, false, source, set);
     });
   }
-  // What the page hands out is frozen, as a Robots' metadata is: shared, not copied.
-  Object.freeze(set.directives);
-  Object.freeze(set.unknown);
-  Object.freeze(set.invalid);
+  // What the page hands out is frozen, as a Robots' metadata is: shared with its resolutions, not
+  // copied, so that no caller's change to an entry alters a later verdict.
+  for (const list of [set.directives, set.unknown, set.invalid]) {
+    for (const entry of list) Object.freeze(Object.freeze(entry).source);
+    Object.freeze(list);
+  }
   metaTags.forEach((tag) => Object.freeze(tag));
   return new IndexingDirectives(CONSTRUCT, set, Object.freeze(metaTags), Object.freeze(headerValues), input && Object.freeze(input));
 }
