@@ -4,7 +4,7 @@
  * checked against parse5.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   extractMetaTags, IndexingDirectives, initSync, isRobotsError, parseDirectiveDate, xRobotsTagValues,
   type Directive, type RobotsErrorCode,
@@ -307,10 +307,21 @@ describe("unavailable_after dates beyond the examples", () => {
     expect(iso("2030-01-01T00:00:00.5+01:00")).toBe("2029-12-31T23:00:00.500Z");
   });
 
-  it("maps two-digit years 00-69 to 20xx and 70-99 to 19xx", () => {
-    expect(iso("Sunday, 06-Nov-94 08:49:37 GMT")).toBe("1994-11-06T08:49:37.000Z");
-    expect(iso("Monday, 01-Jan-69 00:00:00 GMT")).toBe("2069-01-01T00:00:00.000Z");
-    expect(iso("Thursday, 01-Jan-70 00:00:00 GMT")).toBe("1970-01-01T00:00:00.000Z");
+  it("reads a two-digit year as RFC 9110 5.6.7 says: never more than 50 years ahead of now", () => {
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(new Date("2026-11-27T00:00:00Z"));
+      expect(iso("Sunday, 06-Nov-94 08:49:37 GMT")).toBe("1994-11-06T08:49:37.000Z");
+      expect(iso("Monday, 01-Jan-69 00:00:00 GMT")).toBe("2069-01-01T00:00:00.000Z");
+      expect(iso("Wednesday, 01-Jan-76 00:00:00 GMT")).toBe("2076-01-01T00:00:00.000Z");
+      expect(iso("Friday, 01-Jan-77 00:00:00 GMT")).toBe("1977-01-01T00:00:00.000Z");
+      // Near the end of a century, the next one's early years lie ahead.
+      vi.setSystemTime(new Date("2095-06-01T00:00:00Z"));
+      expect(iso("Sunday, 01-Jan-05 00:00:00 GMT")?.slice(0, 4)).toBe("2105");
+      expect(iso("Sunday, 01-Jan-46 00:00:00 GMT")?.slice(0, 4)).toBe("2046");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("reads an RFC date whose weekday has no comma", () => {

@@ -10,7 +10,7 @@
  * - ISO 8601: `2025-12-03`, `2025-12-03T13:09:53`, with fractions and `Z` or ±hh:mm / ±hhmm / ±hh.
  *   A date alone is 00:00 UTC; a date-time without offset is read as UTC.
  *
- * Two-digit years: 00-69 are 2000-2069, 70-99 are 1970-1999.
+ * Two-digit years: the year with those digits from 49 years before now to 50 after (RFC 9110 5.6.7).
  */
 import { assertText } from "../errors.js";
 
@@ -38,10 +38,18 @@ function monthIndex(name: string): number {
   return short >= 0 ? short : FULL_MONTHS.indexOf(lower);
 }
 
+/**
+ * A year as written; a two-digit one as RFC 9110 5.6.7 reads RFC 850 dates: the year with those
+ * digits within 50 years of now, never more than 50 ahead (in 2026, `76` is 2076 and `77` is
+ * 1977; in 2095, `05` is 2105).
+ */
 function fullYear(digits: string): number {
   const year = Number(digits);
   if (digits.length !== 2) return year;
-  return year < 70 ? 2000 + year : 1900 + year;
+  const now = new Date().getUTCFullYear();
+  const candidate = now - (now % 100) + year;
+  if (candidate > now + 50) return candidate - 100;
+  return candidate < now - 49 ? candidate + 100 : candidate;
 }
 
 /**
