@@ -107,7 +107,7 @@ function isFetchInfo(value: unknown): value is RobotsFetchInfo {
   return (
     typeof info.url === "string" && typeof info.finalUrl === "string" && isTime(info.redirects) &&
     (info.status === null || isTime(info.status)) && OUTCOMES.has(info.outcome as string) &&
-    Object.hasOwn(REASONS, info.reason as string) && typeof info.detail === "string" && isTime(info.bytes) &&
+    typeof info.reason === "string" && Object.hasOwn(REASONS, info.reason) && typeof info.detail === "string" && isTime(info.bytes) &&
     typeof info.truncated === "boolean" && (info.maxAge === null || isTime(info.maxAge)) &&
     // Saved before `age` was kept: read as absent.
     (info.age === undefined || info.age === null || isTime(info.age)) &&

@@ -8,7 +8,7 @@ import type {
   CrawlBatchResult, CrawlExplanation, CrawlReason, RobotsCacheData, RobotsCacheOptions, RobotsFetchResult, RobotsOriginState,
 } from "./crawler-types.js";
 import { type ResolvedCacheOptions, resolveCacheOptions } from "./crawler-options.js";
-import { RobotsError } from "./errors.js";
+import { isRobotsError, RobotsError } from "./errors.js";
 import { fetchWith, unfetchableScheme } from "./fetch.js";
 import { init, initSync } from "./init.js";
 import { requestedPage } from "./location.js";
@@ -188,8 +188,9 @@ export class RobotsCache {
         // Here, before any fetch, and counted in the caller's list (not an origin's group).
         assertUrlLength(hrefs[index], "the URL");
       } catch (error) {
-        const { code, message } = error as RobotsError;
-        throw new RobotsError(code, `URL at index ${index}: ${message}`, { cause: error });
+        // The caller's own errors (a revoked Proxy) pass through as they are.
+        if (!isRobotsError(error)) throw error;
+        throw new RobotsError(error.code, `URL at index ${index}: ${error.message}`, { cause: error });
       }
       const group = groups.get(origin);
       if (group === undefined) groups.set(origin, [index]);

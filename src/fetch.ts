@@ -7,7 +7,7 @@
 import type { FetchRobotsOptions, RobotsFetchResult } from "./crawler-types.js";
 import { type ResolvedFetchOptions, resolveFetchOptions } from "./crawler-options.js";
 import { describeValue, RobotsError } from "./errors.js";
-import { unparsableUrl } from "./location.js";
+import { unparsableUrl, urlText } from "./location.js";
 import {
   ageOf, isRedirectStatus, maxAgeOf, type OutcomeOf, outcomeOfFailure, outcomeOfStatus, REDIRECT_FAILURE,
 } from "./fetch-outcome.js";
@@ -58,12 +58,13 @@ export async function fetchWith(url: string | URL, options: ResolvedFetchOptions
   }
 }
 
-function fetchableUrl(url: string | URL, options: ResolvedFetchOptions): URL {
+function fetchableUrl(given: string | URL, options: ResolvedFetchOptions): URL {
+  const url = urlText(given);
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch (error) {
-    throw unparsableUrl(String(url), error);
+    throw unparsableUrl(url, error);
   }
   const refusal = unfetchableScheme(parsed.protocol, options.fetch);
   if (refusal !== undefined) throw new RobotsError("ROBOTS_ERR_UNSUPPORTED_SCHEME", refusal);
@@ -165,8 +166,12 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
     if (response.type === "opaqueredirect") {
       throw new FetchFailure("network-error", "the fetch hid a redirect (an opaqueredirect response), which cannot be followed");
     }
-    const answer = response.headers;
-    return { response, status: response.status, cacheControl: answer.get("cache-control"), age: answer.get("age"), location: answer.get("location") };
+    // An injected fetch's headers may answer with other things than strings: those are absent.
+    const header = (name: string) => {
+      const value: unknown = response.headers.get(name);
+      return typeof value === "string" ? value : null;
+    };
+    return { response, status: response.status, cacheControl: header("cache-control"), age: header("age"), location: header("location") };
   } catch (error) {
     if (error instanceof FetchFailure) throw error;
     if (total.aborted) throw new FetchFailure("timeout", `not complete within ${options.totalTimeout} ms`);
@@ -238,8 +243,13 @@ async function readLimited(
     // A reset or a close before Content-Length: a truncated body is unreachable, not a shorter file.
     throw new FetchFailure("network-error", networkDetail(error));
   } finally {
-    reader.cancel().catch(() => undefined);
+    quietly(() => reader.cancel());
   }
+}
+
+/** Runs a clean-up that may fail, or be missing from an injected fetch's stream, without a word. */
+function quietly(cleanUp: () => Promise<unknown> | undefined): void {
+  Promise.resolve().then(cleanUp).catch(() => undefined);
 }
 
 function joinChunks(chunks: readonly Uint8Array[], length: number): Uint8Array {
@@ -256,7 +266,7 @@ function joinChunks(chunks: readonly Uint8Array[], length: number): Uint8Array {
 
 /** Drops a body that will not be read, closing its transfer. */
 function discard(response: Response): void {
-  response.body?.cancel().catch(() => undefined);
+  quietly(() => response.body?.cancel());
 }
 
 /**

@@ -1,5 +1,5 @@
 import { RobotsError } from "./errors.js";
-import { isUint8Array } from "./options.js";
+import { isUint8Array, plainBytes } from "./options.js";
 import type { InputInfo } from "./types.js";
 
 const utf8 = new TextEncoder();
@@ -23,7 +23,7 @@ export function assertBody(body: unknown): asserts body is string | Uint8Array {
 
 export function prepareInput(body: unknown, maxBytes: number): PreparedInput {
   assertBody(body);
-  const raw = typeof body === "string" ? utf8.encode(body) : body;
+  const raw = typeof body === "string" ? utf8.encode(body) : plainBytes(body);
 
   const truncated = raw.length > maxBytes;
   const limited = truncated ? raw.subarray(0, maxBytes) : raw;

@@ -59,11 +59,28 @@ export function robotsUrl(pageUrl: string | URL): string {
   return `${originOf(pageUrl)}/robots.txt`;
 }
 
-function parseUrl(url: string | URL): URL {
-  if (url instanceof URL) return checkScheme(url);
+/**
+ * The text of a URL argument: a string, or a URL object's href (parsed again by the caller: an
+ * object made with URL.prototype but no URL inside has none); anything else is
+ * `ROBOTS_ERR_INVALID_URL`, never converted (an array or an object with `toString` is no URL).
+ */
+export function urlText(given: unknown): string {
+  let url = given;
+  if (url instanceof URL) {
+    try {
+      url = url.href;
+    } catch (error) {
+      throw new RobotsError("ROBOTS_ERR_INVALID_URL", "URL object has no URL in it (its href cannot be read)", { cause: error });
+    }
+  }
   if (typeof url !== "string") {
     throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL must be a string or a URL, got ${url === null ? "null" : typeof url}`);
   }
+  return url;
+}
+
+function parseUrl(given: string | URL): URL {
+  const url = urlText(given);
   let parsed: URL;
   try {
     // The WHATWG parser lower-cases the scheme and host, converts IDNs to punycode, drops the

@@ -51,20 +51,29 @@ export function resolveParseOptions(options: ParseOptions | undefined): Resolved
 }
 
 /**
- * True if `value` is an array whose every element is a string. An index loop, not `every()`,
- * which skips the holes of a sparse array (`[, "a"]`) and would let `undefined` through.
+ * A copy of `value` if it is an array whose every element is a string, else undefined. Each
+ * element is read once: a getter or a Proxy that answers differently on a second read, or that
+ * calls back into the library, runs before the library's work starts, never inside it. An index
+ * loop, not `every()`, which skips the holes of a sparse array (`[, "a"]`).
  */
-export function isStringArray(value: unknown): value is readonly string[] {
-  if (!Array.isArray(value)) return false;
-  for (let i = 0; i < value.length; i++) if (typeof value[i] !== "string") return false;
-  return true;
+export function stringArrayCopy(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const length = (value as unknown[]).length;
+  const copy = new Array<string>(length);
+  for (let i = 0; i < length; i++) {
+    const element: unknown = (value as unknown[])[i];
+    if (typeof element !== "string") return undefined;
+    copy[i] = element;
+  }
+  return copy;
 }
 
-/** Checks an agent query and returns it as a list (one agent or several whose groups merge). */
+/** Checks an agent query and returns it as a list of its own (one agent or several whose groups merge). */
 export function agentList(agent: AgentQuery): readonly string[] {
   if (typeof agent === "string") return [agent];
-  if (isStringArray(agent)) return agent;
-  throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agent must be a string or an array of strings");
+  const list = stringArrayCopy(agent);
+  if (list === undefined) throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agent must be a string or an array of strings");
+  return list;
 }
 
 /**
@@ -141,27 +150,56 @@ function urlTypeOf(value: unknown): string {
   return value instanceof URL ? "a URL object (pass its href)" : typeof value;
 }
 
-/** Checks a URL batch: a `Uint8Array` of lines, or an array whose every element is a string. */
-export function assertUrlBatch(urls: unknown): asserts urls is readonly string[] | Uint8Array {
+/**
+ * Checks a URL batch and returns the library's own copy: a `Uint8Array` of lines (a plain view of
+ * the same bytes, see plainBytes), or an array whose every element is a string (each read once).
+ */
+export function urlBatch(urls: unknown): readonly string[] | Uint8Array {
   if (isUint8Array(urls)) {
-    assertLineLengths(urls);
-    return;
+    const bytes = plainBytes(urls);
+    assertLineLengths(bytes);
+    return bytes;
   }
   if (!Array.isArray(urls)) {
     throw new RobotsError("ROBOTS_ERR_INVALID_URL", "URLs must be an array of strings or a Uint8Array of lines");
   }
-  for (let i = 0; i < urls.length; i++) {
-    if (typeof urls[i] !== "string") {
-      throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${i} must be a string, got ${urlTypeOf(urls[i])}`);
+  const length = (urls as unknown[]).length;
+  const copy = new Array<string>(length);
+  for (let i = 0; i < length; i++) {
+    const url: unknown = (urls as unknown[])[i];
+    if (typeof url !== "string") {
+      throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${i} must be a string, got ${urlTypeOf(url)}`);
     }
-    assertUrlLength(urls[i], `URL at index ${i}`);
+    assertUrlLength(url, `URL at index ${i}`);
+    copy[i] = url;
   }
+  return copy;
 }
+
+// The typed arrays' own accessors, which a subclass or an own property cannot override: a value
+// that says it is shorter than it is would size a region of WASM memory that `set` then overruns.
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as object;
+const intrinsic = (key: PropertyKey) => Object.getOwnPropertyDescriptor(TypedArrayPrototype, key)!.get!;
+const tagOf = intrinsic(Symbol.toStringTag);
+const bufferOf = intrinsic("buffer");
+const byteOffsetOf = intrinsic("byteOffset");
+const byteLengthOf = intrinsic("byteLength");
 
 /**
  * A Uint8Array, also one made in another realm (a `vm` context, an iframe), where `instanceof`
- * says no: its tag says what it is.
+ * says no: the typed arrays' own tag getter reads what it is from the array's internal slot.
  */
 export function isUint8Array(value: unknown): value is Uint8Array {
-  return ArrayBuffer.isView(value) && Object.prototype.toString.call(value) === "[object Uint8Array]";
+  return ArrayBuffer.isView(value) && tagOf.call(value) === "Uint8Array";
+}
+
+/**
+ * A plain Uint8Array over the same bytes, made with the typed arrays' own accessors: what the
+ * library reads (`length`, `subarray`, ...) is then what the bytes are, whatever a subclass, an
+ * own property or another realm says. A detached array is empty.
+ */
+export function plainBytes(bytes: Uint8Array): Uint8Array {
+  const length = byteLengthOf.call(bytes) as number;
+  if (length === 0) return new Uint8Array(0);
+  return new Uint8Array(bufferOf.call(bytes) as ArrayBufferLike, byteOffsetOf.call(bytes) as number, length);
 }

@@ -15,7 +15,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
 import { assertConstructedBy, describeValue, RobotsError, type RobotsErrorCode } from "./errors.js";
-import { agentList, assertUrlBatch, checkOptionNames, isUint8Array, PARSE_OPTION_NAMES, resolveParseOptions } from "./options.js";
+import { agentList, checkOptionNames, isUint8Array, PARSE_OPTION_NAMES, resolveParseOptions, urlBatch } from "./options.js";
 import { assertBody } from "./input.js";
 import { lineBoundaries, partCounts, workerThreads, type LandedPart, type Landing, type SharedPart, type WorkerReady, type WorkerRequest, type WorkerResponse } from "./parallel-protocol.js";
 import { linesCapacity, writeLines } from "./url-bytes.js";
@@ -136,11 +136,12 @@ export class RobotsWorkerPool {
   static async create(body: string | Uint8Array, options: WorkerPoolOptions = {}): Promise<RobotsWorkerPool> {
     checkOptionNames(options, ["workers", ...PARSE_OPTION_NAMES]);
     assertBody(body); // Here, not in every worker (whose errors arrive as plain objects).
-    const { workers: count = availableParallelism(), ...parseOptions } = options;
+    const count = options.workers ?? availableParallelism();
     if (!Number.isSafeInteger(count) || count < 1 || count > MAX_POOL_WORKERS) {
       throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `workers must be an integer from 1 to ${MAX_POOL_WORKERS}, got ${describeValue(count)}`);
     }
-    resolveParseOptions(parseOptions); // Bad options fail here, not in every worker.
+    // Read as Robots.parse reads them (inherited ones too), and checked here, not in every worker.
+    const parseOptions = resolveParseOptions({ profile: options.profile, maxBytes: options.maxBytes, keepSource: options.keepSource });
     const script = new URL("./parallel-worker.js", import.meta.url);
     const workers: Worker[] = [];
     let ready: PoolWorker[];
@@ -180,11 +181,13 @@ export class RobotsWorkerPool {
     return (await this.#run(urls, agent, false)).allowed;
   }
 
-  async #run(urls: UrlBatch, agent: AgentQuery, withLines: boolean): Promise<PartResult> {
+  async #run(given: UrlBatch, agent: AgentQuery, withLines: boolean): Promise<PartResult> {
     if (this.#closed) throw new RobotsError("ROBOTS_ERR_DISPOSED", "this worker pool was closed");
     if (this.#broken !== undefined) throw this.#broken;
-    assertUrlBatch(urls);
+    // The library's own copies: the caller's getters run here, before any part is cut or written.
+    const urls = urlBatch(given);
     const agents = agentList(agent);
+    if (this.#closed) throw new RobotsError("ROBOTS_ERR_DISPOSED", "this worker pool was closed");
     const workers = this.#workers;
     const partCount = workers.length * PARTS_PER_WORKER;
     // Part i for a worker's slot, made only when it is sent: workers start on the first parts

@@ -1,7 +1,10 @@
 /** Typed readings of records that Google ignores but other crawlers honour. */
 import { assertText } from "./errors.js";
 
-/** A crawl-delay in seconds: a non-negative decimal number (`5`, `0.5`, `10.`, `.5`), else undefined. */
+/**
+ * A crawl-delay in seconds: a non-negative decimal number (`5`, `0.5`, `10.`, `.5`), else
+ * undefined; `Infinity` for digits past a double's range (a site that asks for "never" gets it).
+ */
 export function parseCrawlDelay(value: string): number | undefined {
   assertText(value, "a crawl-delay value");
   return /^(?:\d+\.?\d*|\.\d+)$/.test(value) ? Number(value) : undefined;

@@ -7,7 +7,7 @@ import { assertConstructedBy, RobotsError } from "./errors.js";
 import { defaultEngine } from "./init.js";
 import { prepareInput } from "./input.js";
 import { lintRobots } from "./lint/index.js";
-import { agentList, assertUrl, assertUrlBatch, isUint8Array, resolveParseOptions } from "./options.js";
+import { agentList, assertUrl, isUint8Array, resolveParseOptions, urlBatch } from "./options.js";
 import { parseCrawlDelay } from "./records.js";
 import type {
   AgentGroups, AgentQuery, BatchResult, Explanation, GroupInfo, InputInfo, LineInfo, LineKind, LintReport, ParseOptions, Profile,
@@ -218,14 +218,12 @@ export class Robots implements RobotsTxt {
 
   classify(urls: UrlBatch, agent: AgentQuery): Uint8Array {
     this.#live();
-    assertUrlBatch(urls);
-    return this.#run(urls, agentList(agent), 0).allowed;
+    return this.#run(urlBatch(urls), agentList(agent), 0).allowed;
   }
 
   classifyWithLines(urls: UrlBatch, agent: AgentQuery): BatchResult {
     this.#live();
-    assertUrlBatch(urls);
-    const { allowed, details } = this.#run(urls, agentList(agent), MatchMode.lines);
+    const { allowed, details } = this.#run(urlBatch(urls), agentList(agent), MatchMode.lines);
     return { allowed, lines: details! };
   }
 
@@ -407,6 +405,7 @@ export class Robots implements RobotsTxt {
     return engine.bytes[region + OneUrl.verdict] === 1;
   }
 
+  /** The batch and agents are the library's own copies (urlBatch, agentList): no caller's code runs from here on. */
   #run(urls: UrlBatch, agents: readonly string[], mode: number): RawBatch {
     this.#scope(agents);
     return isUint8Array(urls) ? this.#runBytes(urls, mode) : this.#runStrings(urls, mode);

@@ -182,7 +182,11 @@ export interface RobotsTxt {
   groupsFor(agent: AgentQuery): AgentGroups;
   /** Sitemap URLs in file order (non-empty values of `sitemap` lines). */
   readonly sitemaps: readonly string[];
-  /** Crawl-delay in seconds for the agent's groups, if one is given as a number. */
+  /**
+   * Crawl-delay in seconds for the agent's groups, if one is given as a number: any size, and
+   * `Infinity` for digits past a double's range. A timer takes at most 2^31 - 1 ms (Node runs a
+   * longer one at once): cap the delay before waiting on it.
+   */
   crawlDelay(agent: AgentQuery): number | undefined;
   /** Records that do not affect matching, with line numbers. */
   readonly records: readonly RobotsRecord[];

@@ -326,3 +326,179 @@ describe("a worker pool left open does not keep the process alive", () => {
     expect({ status: child.status, stdout: child.stdout }).toEqual({ status: 0, stdout: "0,1\n" });
   });
 });
+
+/** A check that the engine answers rightly: a fresh Robots and one parsed before the hostile call. */
+function engineHealthy(before: Robots): void {
+  expect(Robots.parse("User-agent: *\nDisallow: /x\n").isAllowed("https://a.com/x", "bot")).toBe(false);
+  expect([before.isAllowed("https://a.com/x", "bot"), before.isAllowed("https://a.com/y", "bot")]).toEqual([false, true]);
+}
+
+describe("a caller's array or typed array read once, through the language's own accessors", () => {
+  const rules = "User-agent: googlebot\nDisallow: /g\n\nUser-agent: *\nDisallow: /x\n";
+
+  it("a Uint8Array that says it is shorter than it is (a subclass, an own length) is read whole, everywhere", () => {
+    initSync();
+    const before = Robots.parse(rules);
+    class Short extends Uint8Array {
+      override get length(): number {
+        return 1;
+      }
+    }
+    const short = (text: string) => {
+      const bytes = new Short(Buffer.byteLength(text));
+      bytes.set(Buffer.from(text));
+      return bytes;
+    };
+    const body = `User-agent: *\nDisallow: /q\n${"#".repeat(5000)}\n`;
+    expect(Robots.parse(short(body)).isAllowed("https://a.com/q", "bot")).toBe(false);
+    const own = Buffer.from(body);
+    Object.defineProperty(own, "length", { value: 1 });
+    expect(Robots.parse(own).isAllowed("https://a.com/q", "bot")).toBe(false);
+    expect([...before.classify(short("/x\n/y\n/x\n"), "bot")]).toEqual([0, 1, 0]);
+    expect(extractMetaTags(short(`<meta name="robots" content="noindex">${" ".repeat(5000)}<meta name=a>`))).toHaveLength(2);
+    expect(IndexingDirectives.parse({ html: short(`<meta name="robots" content="noindex">${" ".repeat(5000)}`) }).resolve("x").index).toBe(false);
+    engineHealthy(Robots.parse("User-agent: *\nDisallow: /x\n"));
+    before.dispose();
+  });
+
+  it("a typed array of another kind that calls itself a Uint8Array is no Uint8Array", async () => {
+    class Liar extends Uint16Array {
+      override get [Symbol.toStringTag](): string {
+        return "Uint8Array";
+      }
+    }
+    expect(await codeOf(() => Robots.parse(new Liar(8) as unknown as Uint8Array))).toBe("ROBOTS_ERR_INVALID_BODY");
+    expect(await codeOf(() => RobotsWorkerPool.create(new Liar(8) as unknown as Uint8Array, { workers: 1 }))).toBe("ROBOTS_ERR_INVALID_BODY");
+  });
+
+  it("URL and agent arrays whose getters answer differently on each read, in the engine and the pool", async () => {
+    const before = Robots.parse(rules);
+    let reads = 0;
+    const urls: string[] = [];
+    Object.defineProperty(urls, 0, { get: () => (++reads <= 1 ? "/x" : `/${"y".repeat(300_000)}`), enumerable: true });
+    urls.length = 1;
+    expect([...before.classify(urls, "bot")]).toEqual([0]);
+    reads = 0;
+    const agents: string[] = [];
+    Object.defineProperty(agents, 0, { get: () => (++reads <= 1 ? "otherbot" : "googlebot"), enumerable: true });
+    expect(before.isAllowed("https://a.com/g", agents)).toBe(true);
+    // The selection it made is for the agent it read, not for one read later.
+    expect(before.isAllowed("https://a.com/g", "googlebot")).toBe(false);
+    expect(before.groupsFor("googlebot")).toEqual({ scope: "specific", groups: [0] });
+    engineHealthy(before);
+    const { RobotsWorkerPool: BuiltPool } = await import("../dist/parallel.js");
+    const pool = await BuiltPool.create(rules, { workers: 1 });
+    try {
+      reads = 0;
+      expect([...(await pool.classify(urls, "bot"))]).toEqual([0]);
+      expect([...(await pool.classify(["https://a.com/x", "https://a.com/y"], "bot"))]).toEqual([0, 1]);
+    } finally {
+      await pool.close();
+    }
+    before.dispose();
+  });
+
+  it("a getter that disposes the Robots, or parses another, runs before the work: ROBOTS_ERR_DISPOSED, and the other is untouched", async () => {
+    const robots = Robots.parse(rules);
+    let other: Robots | undefined;
+    const agents: string[] = [];
+    Object.defineProperty(agents, 0, {
+      get() {
+        if (other === undefined) {
+          robots.dispose();
+          other = Robots.parse(rules); // may reuse the disposed table's memory
+        }
+        return "otherbot";
+      },
+    });
+    for (const run of [() => robots.isAllowed("https://a.com/g", agents), () => robots.classify(["/x", "/y"], agents), () => robots.explain("/g", agents),
+      () => robots.matchingRules("/g", agents), () => robots.groupsFor(agents)]) {
+      expect(await codeOf(run)).toBe("ROBOTS_ERR_DISPOSED");
+    }
+    expect([other!.isAllowed("https://a.com/g", "googlebot"), other!.isAllowed("https://a.com/x", "googlebot")]).toEqual([false, true]);
+    other!.dispose();
+  });
+
+  it("a getter that calls classify again on the same Robots does not disturb the outer call", () => {
+    const robots = Robots.parse("User-agent: *\nDisallow: /x\n");
+    let reads = 0;
+    const urls = ["https://a.com/x", "https://a.com/y"];
+    Object.defineProperty(urls, 1, {
+      get() {
+        if (++reads === 1) robots.classify(Array<string>(5000).fill(`https://a.com/${"q".repeat(100)}`), "bot");
+        return "https://a.com/y";
+      },
+    });
+    expect([...robots.classify(urls, "bot")]).toEqual([0, 1]);
+    robots.dispose();
+  });
+});
+
+describe("hostile values elsewhere get typed errors or plain answers", () => {
+  it("a URL object without a URL in it, to the cache and the location helpers", async () => {
+    const cache = new RobotsCache({ fetch: async () => new Response("") });
+    const fake = Object.create(URL.prototype) as URL;
+    expect(await codeOf(() => cache.classify([fake], "bot"))).toBe("ROBOTS_ERR_INVALID_URL");
+    expect(await codeOf(() => cache.isAllowed(fake, "bot"))).toBe("ROBOTS_ERR_INVALID_URL");
+    const { originOf, robotsUrl } = await import("../src/index.js");
+    expect(await codeOf(() => originOf(fake))).toBe("ROBOTS_ERR_INVALID_URL");
+    expect(await codeOf(() => robotsUrl(fake))).toBe("ROBOTS_ERR_INVALID_URL");
+  });
+
+  it("fetchRobots takes a string or a URL, nothing it would have to convert", async () => {
+    const fetch = async () => new Response("User-agent: *\n");
+    for (const url of [["https://a.com/robots.txt"], { toString: () => "https://b.com/robots.txt" }, null]) {
+      expect(await codeOf(() => fetchRobots(url as unknown as string, { fetch })), String(url)).toBe("ROBOTS_ERR_INVALID_URL");
+    }
+  });
+
+  it("an injected fetch's headers that are not strings are absent, and a body stream without cancel is read", async () => {
+    const body = () => new Response("User-agent: *\nDisallow: /\n").body!;
+    const odd = async () => ({ status: 200, headers: { get: () => 5 }, body: body() }) as unknown as Response;
+    expect(await fetchRobots("https://a.com/robots.txt", { fetch: odd })).toMatchObject({ outcome: "ok", age: null, maxAge: null });
+    const noCancel = async () => {
+      const reader = body().getReader();
+      const stream = { getReader: () => ({ read: () => reader.read() }) };
+      return { status: 200, headers: new Headers(), body: stream } as unknown as Response;
+    };
+    expect(await fetchRobots("https://a.com/robots.txt", { fetch: noCancel })).toMatchObject({ outcome: "ok", bytes: 26 });
+  });
+
+  it("nested or cyclic X-Robots-Tag arrays, and a now that only says it is a Date", () => {
+    const cyclic: unknown[] = [];
+    cyclic.push(cyclic);
+    for (const value of [cyclic, [["noindex"]]]) {
+      expect(() => IndexingDirectives.parse({ headers: { "x-robots-tag": value as string[] } })).toThrow(withCode("ROBOTS_ERR_INVALID_OPTION"));
+    }
+    const page = IndexingDirectives.parse({ headers: "noindex" });
+    expect(() => page.resolve("x", { now: { [Symbol.toStringTag]: "Date" } as unknown as Date })).toThrow(withCode("ROBOTS_ERR_INVALID_OPTION"));
+  });
+
+  it("the lint catalogue is frozen: no caller's change reaches another caller's findings", async () => {
+    const { LINT_CODES } = await import("../src/index.js");
+    expect(() => ((LINT_CODES["missing-colon"] as { severity: string }).severity = "info")).toThrow(TypeError);
+    expect(Object.isFrozen(LINT_CODES)).toBe(true);
+    expect(Robots.parse("User-agent: *\nDisallow /x\n", { keepSource: true }).lint().findings[0]).toMatchObject({ code: "missing-colon", severity: "warning" });
+  });
+
+  it("saved cache data with a reason that is not a string is refused", async () => {
+    const cache = new RobotsCache({ fetch: async () => new Response("User-agent: *\n") });
+    await cache.describe("https://a.com/");
+    const data = JSON.parse(JSON.stringify(cache.toJSON())) as { entries: { fetch: { reason: unknown } }[] };
+    data.entries[0].fetch.reason = ["ok"];
+    expect(await codeOf(() => RobotsCache.fromJSON(data as never))).toBe("ROBOTS_ERR_INVALID_CACHE_DATA");
+  });
+
+  it("the worker pool reads inherited options as Robots.parse does", async () => {
+    const options = Object.create({ profile: "rfc9309" }) as { profile: "rfc9309"; workers?: number };
+    options.workers = 1;
+    const { RobotsWorkerPool: BuiltPool } = await import("../dist/parallel.js");
+    const pool = await BuiltPool.create("User-agent: *\nDisallow: /\n", options);
+    try {
+      expect([...(await pool.classify(["https://a.com/robots.txt"], "bot"))]).toEqual([...Robots.parse("User-agent: *\nDisallow: /\n", Object.create({ profile: "rfc9309" })).classify(["https://a.com/robots.txt"], "bot")]);
+      expect([...(await pool.classify(["https://a.com/robots.txt"], "bot"))]).toEqual([1]);
+    } finally {
+      await pool.close();
+    }
+  });
+});

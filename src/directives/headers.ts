@@ -19,12 +19,13 @@ function isHeadersLike(value: object): value is HeadersLike {
   return typeof (value as { get?: unknown }).get === "function";
 }
 
-function pushValue(values: string[], value: unknown): void {
+/** One header's value: a string or number, or an array of them (one per header line), not nested. */
+function pushValue(values: string[], value: unknown, nested = false): void {
   if (value === undefined) return;
   if (typeof value === "string") values.push(value);
   else if (typeof value === "number") values.push(String(value));
-  else if (Array.isArray(value)) for (const item of value) pushValue(values, item);
-  else throw invalid(`an X-Robots-Tag value of type ${typeof value}`);
+  else if (Array.isArray(value) && !nested) for (const item of value) pushValue(values, item, true);
+  else throw invalid(nested ? `an X-Robots-Tag array holding ${Array.isArray(value) ? "an array" : typeof value}` : `an X-Robots-Tag value of type ${typeof value}`);
 }
 
 /**

@@ -5,7 +5,7 @@
  * caused it.
  */
 import { describeValue, RobotsError } from "../errors.js";
-import { checkOptionNames, isStringArray } from "../options.js";
+import { checkOptionNames, stringArrayCopy } from "../options.js";
 import type { DirectiveSet } from "./list.js";
 import { asciiLower, trimSpace } from "./list.js";
 import type {
@@ -18,8 +18,8 @@ const IMAGE_PREVIEW_ORDER: readonly ImagePreview[] = ["none", "standard", "large
 
 /** The agents asked about, lower-cased; a string or an array of strings. */
 export function agentNames(agents: unknown): string[] {
-  const list = typeof agents === "string" ? [agents] : agents;
-  if (!isStringArray(list)) throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agents must be a string or an array of strings");
+  const list = typeof agents === "string" ? [agents] : stringArrayCopy(agents);
+  if (list === undefined) throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agents must be a string or an array of strings");
   return list.map((agent) => asciiLower(trimSpace(agent)));
 }
 
@@ -29,13 +29,25 @@ function resolveOptions(options: ResolveOptions | undefined): { policy: Directiv
   if (!POLICIES.includes(policy)) {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `policy must be one of ${POLICIES.join(", ")}; got ${describeValue(policy)}`);
   }
-  const given: unknown = options?.now;
-  // A Date from another realm (a vm context, an iframe) is a Date too: told by its tag.
-  const now = given === undefined ? Date.now() : Object.prototype.toString.call(given) === "[object Date]" ? Date.prototype.getTime.call(given) : given;
+  const now = timeOf(options?.now);
   if (typeof now !== "number" || !Number.isFinite(now)) {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", "now must be a valid Date or a number of milliseconds");
   }
   return { policy, now };
+}
+
+/**
+ * The time `now` stands for: a number as given, a Date's time (a Date from another realm too,
+ * read with Date's own getter, which refuses what only says it is a Date); else undefined.
+ */
+function timeOf(now: unknown): unknown {
+  if (now === undefined) return Date.now();
+  if (typeof now !== "object" || now === null) return now;
+  try {
+    return Date.prototype.getTime.call(now);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Numeric limits where the smallest wins; `null` (no directive, or -1) is no limit. */

@@ -4,7 +4,7 @@
  * here, from bytes the host already holds; they never cross the boundary.
  */
 import { RobotsError } from "../errors.js";
-import { isUint8Array } from "../options.js";
+import { isUint8Array, plainBytes } from "../options.js";
 import type { Engine } from "../wasm.js";
 import { decodeAttributeValue } from "./charref.js";
 import type { MetaTag, PageInput } from "./types.js";
@@ -64,6 +64,11 @@ function preparePage(html: unknown, encoding: string | undefined): { page: PageB
     return { page: { kind: "text", text: html }, input: { bytes: 0, encoding: "utf-8", bom: html.charCodeAt(0) === 0xfeff, transcoded: false } };
   }
   if (!isUint8Array(html)) throw new RobotsError("ROBOTS_ERR_INVALID_BODY", "a page must be a string or a Uint8Array");
+  return prepareBytes(plainBytes(html), declared);
+}
+
+/** preparePage for bytes, read through a plain view (plainBytes). */
+function prepareBytes(html: Uint8Array, declared: string | undefined): { page: PageBytes; input: PageInput } {
   const { encoding: found, bom } = pageEncoding(html, declared);
   if (DECODED_FIRST.has(found)) {
     return {

@@ -6,7 +6,8 @@
  */
 import type { LintCode, LintFinding, LintSeverity } from "./types.js";
 
-export const LINT_CODES: Readonly<Record<LintCode, { severity: LintSeverity; about: string }>> = {
+/** Frozen, entries too: lint reads it, so that no caller's change reaches another caller's findings. */
+export const LINT_CODES: Readonly<Record<LintCode, { readonly severity: LintSeverity; readonly about: string }>> = frozenTable({
   "rule-outside-group": { severity: "error", about: "an allow, disallow or crawl-delay line before any user-agent line (ignored)" },
   "pattern-without-slash": { severity: "error", about: "a path that starts with neither / nor * (never matches)" },
   "empty-disallow": { severity: "warning", about: "an empty Disallow: in a group with other rules (does nothing)" },
@@ -32,7 +33,12 @@ export const LINT_CODES: Readonly<Record<LintCode, { severity: LintSeverity; abo
   "bom-in-key": { severity: "error", about: "a second or mis-encoded byte-order mark glued to a key (the line is lost)" },
   "invalid-utf8": { severity: "warning", about: "bytes that are not UTF-8" },
   "utf-16": { severity: "error", about: "a UTF-16 file (most crawlers read garbage)" },
-};
+});
+
+function frozenTable<T extends Record<string, object>>(table: T): Readonly<T> {
+  for (const entry of Object.values(table)) Object.freeze(entry);
+  return Object.freeze(table);
+}
 
 export function finding(code: LintCode, line: number, message: string, fix: string): LintFinding {
   return { line, severity: LINT_CODES[code].severity, code, message, fix };

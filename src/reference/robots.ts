@@ -11,7 +11,7 @@ import { Verdicts } from "./verdict.js";
 import { assertConstructedBy, RobotsError } from "../errors.js";
 import { lintRobots } from "../lint/index.js";
 import { prepareInput } from "../input.js";
-import { agentList, assertUrl, assertUrlBatch, isUint8Array, resolveParseOptions } from "../options.js";
+import { agentList, assertUrl, isUint8Array, resolveParseOptions, urlBatch } from "../options.js";
 import type {
   AgentGroups,
   AgentQuery,
@@ -114,10 +114,10 @@ export class Robots implements RobotsTxt {
 
   classifyWithLines(urls: UrlBatch, agent: AgentQuery): BatchResult {
     this.#assertLive();
-    assertUrlBatch(urls);
+    const batch = urlBatch(urls);
     const agents = agentList(agent);
     // String URLs are UTF-8 encoded; a byte batch is used as given (decision 27).
-    const urlBytes = isUint8Array(urls) ? splitUrlBatch(urls) : urls.map(utf8ToBinary);
+    const urlBytes = isUint8Array(batch) ? splitUrlBatch(batch) : batch.map(utf8ToBinary);
     const explain = this.#verdicts.forAgents(agents);
     const allowed = new Uint8Array(urlBytes.length);
     const lines = new Uint32Array(urlBytes.length);
