@@ -362,11 +362,8 @@ describe("a caller's array or typed array read once, through the language's own 
   });
 
   it("a typed array of another kind that calls itself a Uint8Array is no Uint8Array", async () => {
-    class Liar extends Uint16Array {
-      override get [Symbol.toStringTag](): string {
-        return "Uint8Array";
-      }
-    }
+    class Liar extends Uint16Array {}
+    Object.defineProperty(Liar.prototype, Symbol.toStringTag, { get: () => "Uint8Array" });
     expect(await codeOf(() => Robots.parse(new Liar(8) as unknown as Uint8Array))).toBe("ROBOTS_ERR_INVALID_BODY");
     expect(await codeOf(() => RobotsWorkerPool.create(new Liar(8) as unknown as Uint8Array, { workers: 1 }))).toBe("ROBOTS_ERR_INVALID_BODY");
   });
@@ -438,7 +435,7 @@ describe("hostile values elsewhere get typed errors or plain answers", () => {
   it("a URL object without a URL in it, to the cache and the location helpers", async () => {
     const cache = new RobotsCache({ fetch: async () => new Response("") });
     const fake = Object.create(URL.prototype) as URL;
-    expect(await codeOf(() => cache.classify([fake], "bot"))).toBe("ROBOTS_ERR_INVALID_URL");
+    expect(await codeOf(() => cache.classify([fake] as unknown as string[], "bot"))).toBe("ROBOTS_ERR_INVALID_URL");
     expect(await codeOf(() => cache.isAllowed(fake, "bot"))).toBe("ROBOTS_ERR_INVALID_URL");
     const { originOf, robotsUrl } = await import("../src/index.js");
     expect(await codeOf(() => originOf(fake))).toBe("ROBOTS_ERR_INVALID_URL");
