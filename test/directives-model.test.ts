@@ -122,6 +122,22 @@ describe("what a page hands out is frozen: no caller's change alters a later ver
   });
 });
 
+describe("encodings a page declares", () => {
+  it("an unknown label (a server's Content-Type can say anything) is read as UTF-8 and keeps no decoder of its own", async () => {
+    initSync();
+    const { keptDecoders } = await import("../src/directives/scan.js");
+    const page = new TextEncoder().encode("<meta name=robots content=noindex><meta name=x content=\u00e9>");
+    IndexingDirectives.parse({ html: page }, { encoding: "x-unknown-0" });
+    const kept = keptDecoders();
+    for (let i = 1; i <= 200; i++) {
+      const read = IndexingDirectives.parse({ html: page }, { encoding: `x-unknown-${i}` });
+      expect(read.resolve("x").index).toBe(false);
+      expect(read.metaTags[1]!.content).toBe("\u00e9");
+    }
+    expect(keptDecoders()).toBe(kept);
+  });
+});
+
 describe("X-Robots-Tag input forms", () => {
   it("takes a string as one value and an array as one value per header line", () => {
     expect(xRobotsTagValues("noindex, nofollow")).toEqual(["noindex, nofollow"]);

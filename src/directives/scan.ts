@@ -119,6 +119,15 @@ function writePage(engine: Engine, page: PageBytes): { pointer: number; length: 
 
 const decoders = new Map<string, TextDecoder>();
 
+/** How many decoders are kept (for tests: the set stays bounded whatever labels pages declare). */
+export function keptDecoders(): number {
+  return decoders.size;
+}
+
+/**
+ * The decoder of an encoding, one per encoding the platform knows (a bounded set); an unknown
+ * label, which a server's Content-Type can make anything, shares the UTF-8 one and is not kept.
+ */
 function decoderFor(encoding: string): TextDecoder {
   let decoder = decoders.get(encoding);
   if (decoder === undefined) {
@@ -127,7 +136,7 @@ function decoderFor(encoding: string): TextDecoder {
       // tokenizer sees it; only the page's first bytes can be a byte order mark (pageEncoding).
       decoder = new TextDecoder(encoding, { ignoreBOM: true });
     } catch {
-      decoder = new TextDecoder(); // an unknown label: names and contents are read as UTF-8
+      return decoderFor("utf-8"); // names and contents are read as UTF-8
     }
     decoders.set(encoding, decoder);
   }
