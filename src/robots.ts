@@ -51,9 +51,22 @@ const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** Frees tables whose Robots was garbage-collected without dispose() (a safety net, not the plan). */
-const leakedTables = new FinalizationRegistry<{ engine: Engine; handle: number }>(({ engine, handle }) => {
+const leakedTables = new FinalizationRegistry<{ engine: Engine; handle: number; bytes: number }>(({ engine, handle, bytes }) => {
+  outstandingBytes -= bytes;
   engine.exports.freeTable(handle);
 });
+
+/**
+ * Table bytes (as parsed) of the Robots neither disposed nor collected. V8 sees a table as
+ * nothing, so a Robots dropped without dispose() looks like a few hundred bytes, and it collects
+ * them so rarely that the safety net above let WASM memory reach its 4 GiB cap (a 3.5 MB file
+ * parsed and dropped in a loop; the engine then fails). Past BALLAST_ABOVE, each new Robots
+ * carries an ArrayBuffer of twice its table as parsed (its plan grows it later), never touched,
+ * which V8 counts: it then collects, the net frees the dropped tables, and the count falls back
+ * (that loop then stays under 500 MB). Callers who dispose never get there, and pay nothing.
+ */
+let outstandingBytes = 0;
+const BALLAST_ABOVE = 256 << 20;
 
 /** A batch's verdicts and, when asked for, a u32 per URL (matching lines or rules). */
 export interface RawBatch {
@@ -163,6 +176,10 @@ export class Robots implements RobotsTxt {
   /** The agents the table's current group selection was made for, and its scope. */
   #selectedAgents: readonly string[] | undefined;
   #selectedScope = 0;
+  /** The table's bytes when parsed, counted in outstandingBytes until dispose() or collection. */
+  readonly #parsedBytes: number;
+  /** See outstandingBytes. */
+  #ballast: ArrayBuffer | undefined;
 
   /** @internal Use `Robots.parse`. */
   constructor(token: typeof CONSTRUCT, engine: Engine, handle: number, profile: Profile, input: InputInfo, source?: Uint8Array) {
@@ -173,7 +190,10 @@ export class Robots implements RobotsTxt {
     this.#profile = profile;
     this.#input = Object.freeze(input);
     this.#source = source;
-    leakedTables.register(this, { engine, handle }, this);
+    this.#parsedBytes = engine.exports.tableBytes(handle);
+    outstandingBytes += this.#parsedBytes;
+    if (outstandingBytes > BALLAST_ABOVE) this.#ballast = new ArrayBuffer(this.#parsedBytes * 2);
+    leakedTables.register(this, { engine, handle, bytes: this.#parsedBytes }, this);
   }
 
   // Every method and getter checks first that the object was not disposed, then its arguments (as
@@ -324,6 +344,8 @@ export class Robots implements RobotsTxt {
     const handle = this.#handle;
     this.#handle = 0;
     this.#source = undefined;
+    this.#ballast = undefined;
+    outstandingBytes -= this.#parsedBytes;
     this.#engine.call(() => this.#engine.exports.freeTable(handle));
   }
 
