@@ -131,6 +131,11 @@ export class MatchPlan {
   shortcuts: usize;
   /** 64 - log2(the number of shortcuts). */
   shortcutShift: u32;
+  /**
+   * The longest selected pattern: no node's string is longer, so a walk visits at most this
+   * many nodes past the root, however long the path (a 16 MiB URL reserves for these only).
+   */
+  longestPattern: u32;
 
   /** Bytes of linear memory the plan holds. */
   bytes(): usize {
@@ -245,9 +250,11 @@ export function buildPlan(table: RuleTable): MatchPlan {
   // The tree decides every path of a plan without a DFA (and files shortcuts from the first).
   if (!small) plan.shortcuts = newShortcuts(plan.shortcutShift);
   const items = heap.alloc(max<usize>(<usize>distinct * ITEM_BYTES, ITEM_BYTES));
+  plan.longestPattern = 0;
   for (let i: u32 = 0; i < distinct; i++) {
     const rank = load<u32>(ranks + (<usize>i << 2));
     const rule = ruleOf(table, rank);
+    plan.longestPattern = max(plan.longestPattern, table.ruleField(rule, RuleField.PATTERN_LENGTH));
     const item = items + <usize>i * ITEM_BYTES;
     const flags = table.ruleField(rule, RuleField.FLAGS);
     store<u32>(item, rank | (flags & RuleFlag.WILDCARD ? ITEM_WILDCARD : 0) | (flags & RuleFlag.ANCHORED ? ITEM_ANCHORED : 0));

@@ -72,9 +72,9 @@ export function bestRank(table: RuleTable, plan: MatchPlan, path: usize, length:
     if (rank != GAVE_UP) return rank;
   }
   // The nodes of the walk that hold wildcard rules, with their depth (a walk visits at most one
-  // node per path byte, plus the root).
+  // node per path byte, and none deeper than the longest pattern, plus the root).
   visited.length = 0;
-  const visitedAt = visited.reserve((length + 1) << 3);
+  const visitedAt = visited.reserve((min(length, <usize>plan.longestPattern) + 1) << 3);
   let visitedCount: u32 = 0;
   let node: u32 = 0;
   let pos: usize = 0;

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { MAX_URL_BYTES } from "../src/options.js";
 import { parseWith } from "../src/robots.js";
 import { loadEngine } from "../src/wasm.js";
 import { AGENT, GENERATED, generatedWorkload } from "../bench/workloads.js";
@@ -66,6 +67,17 @@ describe("WASM memory", () => {
     }
     expect(engine.exports.memory.buffer.byteLength).toBeLessThan(1 << 30);
   }, 60_000);
+
+  it("grows by a few times a URL of MAX_URL_BYTES, not by the walk's room for a node per byte", () => {
+    // The walk reserved 8 bytes per path byte for the nodes it visits (128 MiB for this URL); it
+    // visits none deeper than the longest pattern.
+    const engine = loadEngine(binary);
+    const robots = parseWith(engine, generatedWorkload(GENERATED[2]!, 1).body);
+    const before = engine.exports.memory.buffer.byteLength;
+    expect(robots.isAllowed(`https://www.example.com/product/${"a".repeat(MAX_URL_BYTES - 40)}`, AGENT)).toBe(true);
+    expect(engine.exports.memory.buffer.byteLength - before).toBeLessThan(4 * MAX_URL_BYTES);
+    robots.dispose();
+  });
 
   it("reuses the space of a disposed large table for the next one", () => {
     const engine = loadEngine(binary);
