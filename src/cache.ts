@@ -8,7 +8,7 @@ import type {
   CrawlBatchResult, CrawlExplanation, CrawlReason, RobotsCacheData, RobotsCacheOptions, RobotsFetchResult, RobotsOriginState,
 } from "./crawler-types.js";
 import { type ResolvedCacheOptions, resolveCacheOptions } from "./crawler-options.js";
-import { isRobotsError, RobotsError } from "./errors.js";
+import { describeValue, isRobotsError, RobotsError } from "./errors.js";
 import { fetchWith, unfetchableScheme } from "./fetch.js";
 import { init, initSync } from "./init.js";
 import { requestedPage } from "./location.js";
@@ -158,6 +158,15 @@ export class RobotsCache {
     return cacheDataOf(this.#entries.values());
   }
 
+  /** The clock, read: a time that is not a finite number would be saved as data fromJSON refuses. */
+  #now(): number {
+    const time: unknown = this.#options.now();
+    if (typeof time !== "number" || !Number.isFinite(time)) {
+      throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `now() must return a finite number of milliseconds, got ${describeValue(time)}`);
+    }
+    return time;
+  }
+
   /** The cache key of a page, checked before anything is fetched. */
   #originOf(url: string | URL): string {
     return this.#page(url).origin;
@@ -200,7 +209,7 @@ export class RobotsCache {
   }
 
   #inForce(entry: CacheEntry): InForce {
-    return inForce(entry, this.#options.now(), this.#options);
+    return inForce(entry, this.#now(), this.#options);
   }
 
   /**
@@ -209,7 +218,7 @@ export class RobotsCache {
    */
   #use<T>(origin: string, use: (entry: CacheEntry) => T): Promise<T> {
     const entry = this.#entries.get(origin);
-    if (entry !== undefined && isCurrent(entry, this.#options.now())) {
+    if (entry !== undefined && isCurrent(entry, this.#now())) {
       this.#entries.delete(origin);
       this.#entries.set(origin, entry);
       try {
@@ -251,7 +260,7 @@ export class RobotsCache {
 
   /** Turns a fetch into the origin's entry, handing on what a failed refresh keeps. */
   #store(origin: string, result: RobotsFetchResult): CacheEntry {
-    const fetch = fetchInfoOf(result, this.#options.now());
+    const fetch = fetchInfoOf(result, this.#now());
     const previous = this.#entries.get(origin);
     const carried = carriedOver(previous, fetch, this.#options);
     const good = fetch.outcome === "ok" ? this.#compile(fetch, result.body) : carried.good;

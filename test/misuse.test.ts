@@ -478,6 +478,14 @@ describe("hostile values elsewhere get typed errors or plain answers", () => {
     expect(Robots.parse("User-agent: *\nDisallow /x\n", { keepSource: true }).lint().findings[0]).toMatchObject({ code: "missing-colon", severity: "warning" });
   });
 
+  it("a cache clock that gives no finite time is ROBOTS_ERR_INVALID_OPTION, before anything is kept", async () => {
+    for (const time of [Number.NaN, Infinity, "12"]) {
+      const cache = new RobotsCache({ fetch: async () => new Response("User-agent: *\n"), now: () => time as number });
+      expect(await codeOf(() => cache.isAllowed("https://a.com/", "bot")), String(time)).toBe("ROBOTS_ERR_INVALID_OPTION");
+      expect(cache.toJSON().entries).toEqual([]);
+    }
+  });
+
   it("saved cache data with a reason that is not a string is refused", async () => {
     const cache = new RobotsCache({ fetch: async () => new Response("User-agent: *\n") });
     await cache.describe("https://a.com/");
