@@ -68,6 +68,15 @@ const leakedTables = new FinalizationRegistry<{ engine: Engine; handle: number; 
 let outstandingBytes = 0;
 const BALLAST_ABOVE = 256 << 20;
 
+/**
+ * A buffer V8 counts, never written: in Node not zeroed either (Buffer.allocUnsafeSlow), so that
+ * its pages are not made resident; a zeroed ArrayBuffer elsewhere.
+ */
+function ballast(bytes: number): ArrayBufferLike {
+  const nodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array } }).Buffer;
+  return nodeBuffer === undefined ? new ArrayBuffer(bytes) : nodeBuffer.allocUnsafeSlow(bytes).buffer;
+}
+
 /** A batch's verdicts and, when asked for, a u32 per URL (matching lines or rules). */
 export interface RawBatch {
   allowed: Uint8Array;
@@ -179,7 +188,7 @@ export class Robots implements RobotsTxt {
   /** The table's bytes when parsed, counted in outstandingBytes until dispose() or collection. */
   readonly #parsedBytes: number;
   /** See outstandingBytes. */
-  #ballast: ArrayBuffer | undefined;
+  #ballast: ArrayBufferLike | undefined;
 
   /** @internal Use `Robots.parse`. */
   constructor(token: typeof CONSTRUCT, engine: Engine, handle: number, profile: Profile, input: InputInfo, source?: Uint8Array) {
@@ -192,7 +201,7 @@ export class Robots implements RobotsTxt {
     this.#source = source;
     this.#parsedBytes = engine.exports.tableBytes(handle);
     outstandingBytes += this.#parsedBytes;
-    if (outstandingBytes > BALLAST_ABOVE) this.#ballast = new ArrayBuffer(this.#parsedBytes * 2);
+    if (outstandingBytes > BALLAST_ABOVE) this.#ballast = ballast(this.#parsedBytes * 2);
     leakedTables.register(this, { engine, handle, bytes: this.#parsedBytes }, this);
   }
 
