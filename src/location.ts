@@ -48,7 +48,10 @@ export function requestedPage(url: string | URL): { origin: string; href: string
  * rule reads the host.
  */
 function matchedForm(parsed: URL): string {
-  return `${parsed.protocol}//${parsed.host.replaceAll(";", "%3B")}${parsed.pathname}${parsed.search}`;
+  // `search` is "" for an empty query too: the `?` is kept where the URL has one (`/p?` is not
+  // `/p` to `Disallow: /*?`). The first `#` of an href starts its fragment.
+  const emptyQuery = parsed.search === "" && parsed.href.split("#", 1)[0]!.endsWith("?");
+  return `${parsed.protocol}//${parsed.host.replaceAll(";", "%3B")}${parsed.pathname}${emptyQuery ? "?" : parsed.search}`;
 }
 
 /**

@@ -140,6 +140,15 @@ describe("the URL the cache matches: the page as requested", () => {
     const rfc = new RobotsCache({ fetch: async () => new Response("User-agent: *\nDisallow: /p$\n"), profile: "rfc9309" });
     expect(await rfc.isAllowed("http://u;x@a;b.com/p#frag", "bot")).toBe(false);
   });
+
+  it("an empty query keeps its `?`, as Robots.isAllowed reads the same URL", async () => {
+    const body = "User-agent: *\nDisallow: /*?\n";
+    const cache = new RobotsCache({ fetch: async () => new Response(body) });
+    for (const url of ["http://h/p?", "http://h/p?#a", "http://a;b.com/p?", "http://h/p", "http://h/p#?"]) {
+      expect(await cache.isAllowed(url, "bot"), url).toBe(Robots.parse(body).isAllowed(url, "bot"));
+    }
+    expect(await cache.explain("http://h/p?", "bot")).toMatchObject({ allowed: false, line: 2 });
+  });
 });
 
 describe("an injected fetch's answer", () => {
