@@ -123,6 +123,24 @@ describe("what a page hands out is frozen: no caller's change alters a later ver
 });
 
 describe("encodings a page declares", () => {
+  it("a platform without an ISO-2022-JP decoder (Node without full ICU) scans such a page as bytes, without throwing", () => {
+    initSync();
+    const Platform = globalThis.TextDecoder;
+    vi.stubGlobal("TextDecoder", class extends Platform {
+      constructor(label?: string, options?: TextDecoderOptions) {
+        if (label?.toLowerCase() === "iso-2022-jp") throw new RangeError(`The "${label}" encoding is not supported`);
+        super(label, options);
+      }
+    });
+    try {
+      const read = IndexingDirectives.parse({ html: new TextEncoder().encode("<meta name=robots content=noindex>") }, { encoding: "iso-2022-jp" });
+      expect(read.input).toMatchObject({ encoding: "iso-2022-jp", transcoded: false });
+      expect(read.resolve("x").index).toBe(false);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("an unknown label (a server's Content-Type can say anything) is read as UTF-8 and keeps no decoder of its own", async () => {
     initSync();
     const { keptDecoders } = await import("../src/directives/scan.js");

@@ -53,6 +53,18 @@ const REPLACEMENT_LABELS: ReadonlySet<string> = new Set(["csiso2022kr", "hz-gb-2
 const DECODED_FIRST: ReadonlySet<string> = new Set(["utf-16le", "utf-16be", "iso-2022-jp"]);
 
 /**
+ * A page in an encoding of DECODED_FIRST as text (a UTF-16 BOM dropped); undefined where the
+ * platform has no decoder for it (ISO-2022-JP needs Node's full ICU): it is then scanned as bytes.
+ */
+function decodedFirst(html: Uint8Array, encoding: string): string | undefined {
+  try {
+    return new TextDecoder(encoding).decode(html);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Only ASCII-compatible encodings can be scanned as bytes: a UTF-16 page (known by its BOM, or
  * declared by the caller from Content-Type) or an ISO-2022-JP one is decoded first and scanned as
  * UTF-8; a page in the replacement encoding has no tags.
@@ -70,11 +82,9 @@ function preparePage(html: unknown, encoding: string | undefined): { page: PageB
 /** preparePage for bytes, read through a plain view (plainBytes). */
 function prepareBytes(html: Uint8Array, declared: string | undefined): { page: PageBytes; input: PageInput } {
   const { encoding: found, bom } = pageEncoding(html, declared);
-  if (DECODED_FIRST.has(found)) {
-    return {
-      page: { kind: "text", text: new TextDecoder(found).decode(html) }, // drops a UTF-16 BOM
-      input: { bytes: html.length, encoding: found, bom, transcoded: true },
-    };
+  const text = DECODED_FIRST.has(found) ? decodedFirst(html, found) : undefined;
+  if (text !== undefined) {
+    return { page: { kind: "text", text }, input: { bytes: html.length, encoding: found, bom, transcoded: true } };
   }
   if (found === "replacement") {
     return { page: { kind: "text", text: html.length > 0 ? "\ufffd" : "" }, input: { bytes: html.length, encoding: found, bom, transcoded: true } };
