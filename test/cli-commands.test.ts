@@ -341,6 +341,38 @@ describe("help, version and errors", () => {
     expect([result.status, result.stdout]).toEqual([0, "disallowed\t/p\t2\nallowed\t/q\t0\n"]);
   });
 
+  it("reads a robots.txt only 16 MiB past --max-bytes: an endless input gets an answer, and says so", () => {
+    const endless = spawnSync(process.execPath, [bin, "lint", "/dev/zero"], { cwd: work, encoding: "utf8", timeout: 30_000 });
+    expect(endless.status).toBe(2); // lint's errors (NUL bytes, the size limit)
+    expect(endless.stdout).toMatch(/\d+ errors?, /);
+    expect(endless.stderr).toContain(`robots lint: read the first ${512_000 + (16 << 20)} bytes of "/dev/zero" (16 MiB past --max-bytes); the rest is not read`);
+    const piped = spawnSync("bash", ["-c", `yes 'Disallow: /x' | "${process.execPath}" "${bin}" allowed --max-bytes 1000 - G https://a.com/x`], { cwd: work, encoding: "utf8", timeout: 30_000 });
+    expect([piped.status, piped.stdout]).toEqual([0, "user-agent 'G' with URI 'https://a.com/x': ALLOWED\n"]);
+    const meta = spawnSync(process.execPath, [bin, "meta", "/dev/zero", "--agent", "G"], { cwd: work, encoding: "utf8", timeout: 30_000 });
+    expect([meta.status, meta.stderr]).toEqual([0, "robots meta: read the first 268435456 bytes of the page; the rest is not read\n"]);
+  }, 60_000);
+
+  it("refuses a directory on standard input as a named one, and prints file names escaped, on one line", () => {
+    writeFileSync(join(work, "dir-rules.txt"), "User-agent: *\nDisallow: /x\n");
+    const directory = spawnSync("bash", ["-c", `"${process.execPath}" "${bin}" check --robots dir-rules.txt --agent G < .`], { cwd: work, encoding: "utf8" });
+    expect([directory.status, directory.stderr]).toEqual([2, 'robots: check: cannot read URLs from "-": EISDIR\n']);
+    for (const args of [["lint", "no\nsuch"], ["lint", "\u001b[31mred"], ["check", "--robots", "dir-rules.txt", "--agent", "G", "no\nsuch"], ["meta", "no\nsuch", "--agent", "G"]]) {
+      const result = robots(args);
+      expect(result.code, JSON.stringify(args)).toBe(2);
+      expect(result.stderr.trimEnd().split("\n"), JSON.stringify(args)).toHaveLength(1);
+      expect(result.stderr).not.toContain("\u001b");
+    }
+  });
+
+  it("a failure outside the command (Node's own HTTP client failing to start under a memory limit) exits 2, never 1 (`allowed`'s disallowed)", () => {
+    writeFileSync(join(work, "limit-rules.txt"), "User-agent: *\nDisallow: /x\n");
+    const script = `ulimit -v 4000000; exec "${process.execPath}" "${bin}" allowed -q limit-rules.txt G https://a.com/y`;
+    const result = spawnSync("bash", ["-c", script], { cwd: work, encoding: "utf8" });
+    // Where the limit leaves room enough, the URL is allowed (0); else one line and 2.
+    expect([0, 2]).toContain(result.status);
+    if (result.status === 2) expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+  });
+
   it("never lets --debug stand in for an option's missing value", () => {
     writeFileSync(join(work, "debug-urls.txt"), "/p\n");
     writeFileSync(join(work, "debug-rules.txt"), "User-agent: *\nDisallow: /p\n");

@@ -1,8 +1,9 @@
 /** What the commands share: argument parsing (node:util `parseArgs`), parse options, reading the robots.txt. */
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import type { ParseArgsConfig } from "node:util";
 import { CliError } from "./cli-error.js";
-import { init, Robots } from "../index.js";
+import { DEFAULT_MAX_BYTES, init, Robots } from "../index.js";
+import { printable } from "./format.js";
 import type { ParseOptions } from "../types.js";
 
 type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
@@ -14,7 +15,8 @@ export const PARSE_OPTIONS = {
 } as const satisfies OptionsConfig;
 
 export const PARSE_OPTIONS_HELP = `  --profile NAME      google (default: Google's reference parser) or rfc9309 (the RFC's text)
-  --max-bytes N       Bytes of robots.txt to read (default 512000; "Infinity" for no limit)`;
+  --max-bytes N       Bytes of robots.txt to parse (default 512000; "Infinity" for no limit);
+                      at most 16 MiB more is read`;
 
 /**
  * `-h, --help` and `--debug`, accepted by every command. main.ts reads `--debug` itself; the command
@@ -77,14 +79,49 @@ export function positionalArgs(command: string, positionals: string[], names: re
   return positionals;
 }
 
-/** The robots.txt named on the command line: a file, or `-` for standard input. */
-function readRobotsFile(command: string, file: string): Buffer {
+/**
+ * Bytes read past `--max-bytes`: enough for every report on the file (its size, where the limit
+ * cut), while an endless input (`/dev/zero`, `yes |`) or a huge file is not read whole.
+ */
+export const READ_PAST_LIMIT = 16 << 20;
+
+/**
+ * At most `limit` bytes of a file, or of standard input for `-`, read in chunks; `complete` is
+ * false when more was there (one byte past the limit is read to know).
+ */
+export function readAtMost(file: string, limit: number): { bytes: Buffer; complete: boolean } {
+  const fd = file === "-" ? 0 : openSync(file, "r");
   try {
-    return readFileSync(file === "-" ? 0 : file);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, limit + 1 - total));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) return { bytes: Buffer.concat(chunks, total), complete: true };
+      chunks.push(chunk.subarray(0, read));
+      total += read;
+      if (total > limit) return { bytes: Buffer.concat(chunks, limit), complete: false };
+    }
+  } finally {
+    if (fd !== 0) closeSync(fd);
+  }
+}
+
+const READ_CHUNK = 1 << 20;
+
+/** The robots.txt named on the command line: a file, or `-` for standard input, up to READ_PAST_LIMIT past `maxBytes`. */
+function readRobotsFile(command: string, file: string, maxBytes: number): Buffer {
+  let read: { bytes: Buffer; complete: boolean };
+  try {
+    read = readAtMost(file, maxBytes + READ_PAST_LIMIT);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new CliError(`${command}: cannot read robots.txt "${file}": ${reason}`);
+    throw new CliError(`${command}: cannot read robots.txt ${printable(JSON.stringify(file))}: ${reason}`);
   }
+  if (!read.complete) {
+    process.stderr.write(`robots ${command}: read the first ${read.bytes.length} bytes of ${printable(JSON.stringify(fileLabel(file)))} (16 MiB past --max-bytes); the rest is not read\n`);
+  }
+  return read.bytes;
 }
 
 /** How the commands show which file they read. */
@@ -94,7 +131,7 @@ export function fileLabel(file: string): string {
 
 /** Reads and parses the robots.txt named on the command line. */
 export async function loadRobots(command: string, file: string, options: ParseOptions): Promise<{ body: Buffer; robots: Robots }> {
-  const body = readRobotsFile(command, file);
+  const body = readRobotsFile(command, file, options.maxBytes ?? DEFAULT_MAX_BYTES);
   await init();
   return { body, robots: Robots.parse(body, options) };
 }

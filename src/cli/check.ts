@@ -124,10 +124,20 @@ function parseCheckArgs(args: string[]) {
 }
 
 function openUrls(file: string, batchBytes: number): Readable {
+  // Node reads a directory on standard input as an empty stream: refused as a named one is.
+  if (file === "-" && isDirectory(0)) throw new CliError('check: cannot read URLs from "-": EISDIR');
   if (file === "-") return process.stdin;
   const stream = createReadStream(file, { highWaterMark: Math.max(READ_CHUNK_BYTES, batchBytes) });
   stream.on("error", () => undefined); // reported by the reading loop
   return stream;
+}
+
+function isDirectory(fd: number): boolean {
+  try {
+    return fstatSync(fd).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Size of the URL input when it is a regular file (named, or redirected to standard input). */

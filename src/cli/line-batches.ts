@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { CliError } from "./cli-error.js";
+import { printable } from "./format.js";
 import { MAX_URL_BYTES } from "../options.js";
 
 /**
@@ -29,7 +30,7 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
         pendingBytes += chunk.length;
         // Past a batch of gathered lines and a whole URL, and still no line end: no URL list.
         if (pendingBytes > batchBytes + MAX_URL_BYTES) {
-          throw new CliError(`check: "${urlsFile}" has a line longer than ${MAX_URL_BYTES} bytes, more than a URL may be: is it a list of URLs, one per line?`);
+          throw new CliError(`check: ${printable(JSON.stringify(urlsFile))} has a line longer than ${MAX_URL_BYTES} bytes, more than a URL may be: is it a list of URLs, one per line?`);
         }
         continue;
       }
@@ -51,7 +52,7 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
   } catch (error) {
     // Any error of the system (ENOENT, EACCES, EISDIR, ELOOP, ENAMETOOLONG, EIO...) is the file's.
     const code = (error as NodeJS.ErrnoException).code;
-    if (typeof code === "string" && /^E[A-Z0-9]+$/.test(code)) throw new CliError(`check: cannot read URLs from "${urlsFile}": ${code}`);
+    if (typeof code === "string" && /^E[A-Z0-9]+$/.test(code)) throw new CliError(`check: cannot read URLs from ${printable(JSON.stringify(urlsFile))}: ${code}`);
     throw error;
   }
   if (pendingBytes > 0) yield { batch: pending.length === 1 ? pending[0] : Buffer.concat(pending), bytesRead };
@@ -64,7 +65,7 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
  */
 function withoutByteOrderMark(first: Buffer, urlsFile: string): Buffer {
   if ((first[0] === 0xff && first[1] === 0xfe) || (first[0] === 0xfe && first[1] === 0xff)) {
-    throw new CliError(`check: "${urlsFile}" is UTF-16 (it starts with a byte-order mark); save the URL list as UTF-8`);
+    throw new CliError(`check: ${printable(JSON.stringify(urlsFile))} is UTF-16 (it starts with a byte-order mark); save the URL list as UTF-8`);
   }
   return first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf ? first.subarray(3) : first;
 }

@@ -122,6 +122,17 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 // the command carries on, and its status stands.
 process.stderr.on("error", () => undefined);
 
+// A failure outside the command's own promise (Node's HTTP client failing to start its own
+// WebAssembly when memory is short, as the engine loader touches it) would end the process with
+// status 1, which `allowed` uses for "disallowed": it is an error (2), in one line.
+for (const event of ["unhandledRejection", "uncaughtException"] as const) {
+  process.on(event, (error: unknown) => {
+    if (debug) console.error(error);
+    else process.stderr.write(`robots: ${error instanceof Error ? error.message.split("\n", 1)[0] : String(error)}\n`);
+    process.exit(2);
+  });
+}
+
 // `--debug` anywhere before `--`; after it, as every argument there, it is a file name. Before
 // the command's name (and in `help` and `--version`) it is dropped here; a command parses it as
 // one of its options, so that it never stands for an option's missing value.

@@ -1,11 +1,10 @@
 /** `robots meta`: what a page's robots meta tags and X-Robots-Tag headers allow a crawler. */
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { xRobotsTagFromLine } from "../directives/headers.js";
 import { IndexingDirectives, init, parseDirectiveDate, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
-import { COMMON_OPTIONS, parseCommand } from "./args.js";
+import { COMMON_OPTIONS, parseCommand, readAtMost } from "./args.js";
 import { CliError } from "./cli-error.js";
-import { printableDeep } from "./format.js";
+import { printable, printableDeep } from "./format.js";
 
 export const META_HELP = `Usage: robots meta FILE.html --agent NAME [options]
 
@@ -86,12 +85,18 @@ function parseMetaArgs(args: string[]): MetaOptions | "help" {
   };
 }
 
+/** The most of a page `meta` reads: far past any page (Googlebot reads the first 15 MB of HTML), short of an endless input's. */
+const MAX_PAGE_BYTES = 256 << 20;
+
 function readPage(file: string): Buffer {
+  let read: { bytes: Buffer; complete: boolean };
   try {
-    return readFileSync(file === "-" ? 0 : file);
+    read = readAtMost(file, MAX_PAGE_BYTES);
   } catch (error) {
-    throw new CliError(`meta: cannot read "${file}": ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new CliError(`meta: cannot read ${printable(JSON.stringify(file))}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  if (!read.complete) process.stderr.write(`robots meta: read the first ${MAX_PAGE_BYTES} bytes of the page; the rest is not read\n`);
+  return read.bytes;
 }
 
 /** Where a directive was read; a tag's offset is in the UTF-8 text when the page was `transcoded` (UTF-16, ISO-2022-JP). */
