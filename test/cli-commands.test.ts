@@ -263,23 +263,28 @@ describe("robots check --workers", () => {
 describe("on a terminal", () => {
   it("draws a progress line on standard error (URLs, URLs/s, bar and ETA for a file), then clears it for the summary", () => {
     const out = join(work, "out.tsv");
-    const { code, stdout } = robotsOnTerminal(["check", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"], process.env, `> ${out}`);
+    const terminal = { ...process.env, TERM: "xterm" };
+    const { code, stdout } = robotsOnTerminal(["check", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"], terminal, `> ${out}`);
     expect(code).toBe(0);
     expect(stdout).toMatch(/\r\x1b\[Krobots check: [\d,]+ URLs, [\d,]+ URLs\/s \[[#.]{20}\] \d+%, ETA \d+(m\d\d)?s/);
     // The progress line is cleared, and the summary takes its place.
     expect(stdout).toMatch(/URLs\/s[^\n]*\r\x1b\[Krobots check: 20000 URLs, \d+ allowed, \d+ disallowed in [\d.]+ s/);
     expect(readFileSync(out, "utf8").split("\n")).toHaveLength(20_001);
-    const quiet = robotsOnTerminal(["check", "-q", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"], process.env, "> /dev/null");
+    const quiet = robotsOnTerminal(["check", "-q", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"], terminal, "> /dev/null");
     expect(quiet.stdout).toBe("");
+    // A dumb terminal would show the redraws' escape codes as they are: the summary alone.
+    const dumb = robotsOnTerminal(["check", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"], { ...process.env, TERM: "dumb" }, "> /dev/null");
+    expect(dumb.stdout).not.toContain("\x1b");
+    expect(dumb.stdout).toMatch(/robots check: 20000 URLs, \d+ allowed/);
   });
 
   it("draws no progress line while the results go to the same terminal (its redraws would run into them); --count still has one", () => {
     const args = ["check", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"];
-    const { code, stdout } = robotsOnTerminal(args);
+    const { code, stdout } = robotsOnTerminal(args, { ...process.env, TERM: "xterm" });
     expect(code).toBe(0);
     expect(stdout).not.toContain("\r\x1b[K");
     expect(stdout).toMatch(/robots check: 20000 URLs, \d+ allowed/);
-    expect(robotsOnTerminal([...args, "--count"]).stdout).toMatch(/\r\x1b\[Krobots check: [\d,]+ URLs, [\d,]+ URLs\/s/);
+    expect(robotsOnTerminal([...args, "--count"], { ...process.env, TERM: "xterm" }).stdout).toMatch(/\r\x1b\[Krobots check: [\d,]+ URLs, [\d,]+ URLs\/s/);
   });
 
   it("colours the lint report and the verdict, except with NO_COLOR", () => {

@@ -73,15 +73,15 @@ describe("Progress", () => {
   });
 
   /** A Progress on fake time, and the lines it drew (the `\r\x1b[K` before each dropped). */
-  function progressOnFakeTime(totalBytes: number | undefined): { progress: Progress; drawn: string[] } {
+  function progressOnFakeTime(totalBytes: number | undefined, columns?: number): { progress: Progress; drawn: string[] } {
     vi.useFakeTimers({ toFake: ["performance"] });
     const drawn: string[] = [];
-    const out = new Writable({
+    const out = Object.assign(new Writable({
       write(chunk: Buffer, _encoding, done) {
         drawn.push(chunk.toString().replace(/^\r\x1b\[K/, ""));
         done();
       },
-    });
+    }), { columns });
     return { progress: new Progress(out, totalBytes), drawn };
   }
 
@@ -99,6 +99,18 @@ describe("Progress", () => {
     progress.update(130, 50);
     // Half read in 65 s: 65 s left.
     expect(drawn).toEqual(["robots check: 130 URLs, 2 URLs/s [##########..........] 50%, ETA 1m05s"]);
+  });
+
+  it("cuts the line to the terminal's width (a wrapped line is not redrawn in place)", () => {
+    const { progress, drawn } = progressOnFakeTime(1000);
+    vi.advanceTimersByTime(2000);
+    progress.update(12_345_678, 250);
+    expect(drawn[0]!.length).toBeGreaterThan(40);
+    const narrow = progressOnFakeTime(1000, 40);
+    vi.advanceTimersByTime(2000);
+    narrow.progress.update(12_345_678, 250);
+    // One column short of the width: a line that fills it wraps the cursor on some terminals.
+    expect(narrow.drawn).toEqual(["robots check: 12,345,678 URLs, 6,172,83"]);
   });
 
   it("redraws at most every 100 ms", () => {

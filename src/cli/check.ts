@@ -200,7 +200,9 @@ export async function runCheck(args: string[]): Promise<number> {
 
   // Not while results go to the terminal too: its redraws would run into them.
   const resultsOnTerminal = process.stdout.isTTY === true && !options.count;
-  const progress = options.quiet || process.stderr.isTTY !== true || resultsOnTerminal ? undefined : new Progress(process.stderr, inputSize(options.urlsFile));
+  // A dumb terminal shows the redraws' escape codes as they are.
+  const drawable = process.stderr.isTTY === true && process.env.TERM !== "dumb";
+  const progress = options.quiet || !drawable || resultsOnTerminal ? undefined : new Progress(process.stderr, inputSize(options.urlsFile));
   const started = performance.now();
   let total = 0;
   let allowedCount = 0;

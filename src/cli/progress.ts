@@ -1,6 +1,7 @@
 /**
  * The progress line of `robots check` on standard error: URLs, URLs/s and, when the input size is
- * known, a bar and the time left. Drawn only on a terminal; redrawn at most every 100 ms.
+ * known, a bar and the time left. Drawn only on a terminal that takes its escape codes (not
+ * TERM=dumb); redrawn at most every 100 ms, within the terminal's width.
  */
 import type { Writable } from "node:stream";
 
@@ -41,6 +42,10 @@ export class Progress {
       line += ` [${"#".repeat(filled)}${".".repeat(BAR_WIDTH - filled)}] ${Math.floor(done * 100)}%`;
       if (left !== undefined) line += `, ETA ${duration(left)}`;
     }
+    // Cut to the terminal's width: a line that wraps is not redrawn in place, and leaves a copy
+    // behind at each redraw.
+    const columns = (this.#out as { columns?: number }).columns;
+    if (columns !== undefined && columns > 1 && line.length >= columns) line = line.slice(0, columns - 1);
     this.#out.write(`\r\x1b[K${line}`);
     this.#drawn = true;
   }
