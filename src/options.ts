@@ -51,29 +51,29 @@ export function resolveParseOptions(options: ParseOptions | undefined): Resolved
 }
 
 /**
- * A copy of `value` if it is an array whose every element is a string, else undefined. Each
- * element is read once: a getter or a Proxy that answers differently on a second read, or that
- * calls back into the library, runs before the library's work starts, never inside it. An index
- * loop, not `every()`, which skips the holes of a sparse array (`[, "a"]`).
+ * A copy of an array whose every element is a string; `refuse` throws for the first that is not.
+ * Each element is read once: a getter or a Proxy that answers differently on a second read, or
+ * that calls back into the library, runs before the library's work starts, never inside it. An
+ * index loop, not `every()`, which skips the holes of a sparse array (`[, "a"]`).
  */
-export function stringArrayCopy(value: unknown): string[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const length = (value as unknown[]).length;
+export function copyStrings(array: readonly unknown[], refuse: (element: unknown, index: number) => never): string[] {
+  const length = array.length;
   const copy = new Array<string>(length);
   for (let i = 0; i < length; i++) {
-    const element: unknown = (value as unknown[])[i];
-    if (typeof element !== "string") return undefined;
-    copy[i] = element;
+    const element = array[i];
+    if (typeof element !== "string") refuse(element, i);
+    copy[i] = element as string;
   }
   return copy;
 }
 
 /** Checks an agent query and returns it as a list of its own (one agent or several whose groups merge). */
 export function agentList(agent: AgentQuery): readonly string[] {
+  const refuse = (): never => {
+    throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agent must be a string or an array of strings");
+  };
   if (typeof agent === "string") return [agent];
-  const list = stringArrayCopy(agent);
-  if (list === undefined) throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agent must be a string or an array of strings");
-  return list;
+  return Array.isArray(agent) ? copyStrings(agent, refuse) : refuse();
 }
 
 /**
@@ -163,16 +163,10 @@ export function urlBatch(urls: unknown): readonly string[] | Uint8Array {
   if (!Array.isArray(urls)) {
     throw new RobotsError("ROBOTS_ERR_INVALID_URL", "URLs must be an array of strings or a Uint8Array of lines");
   }
-  const length = (urls as unknown[]).length;
-  const copy = new Array<string>(length);
-  for (let i = 0; i < length; i++) {
-    const url: unknown = (urls as unknown[])[i];
-    if (typeof url !== "string") {
-      throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${i} must be a string, got ${urlTypeOf(url)}`);
-    }
-    assertUrlLength(url, `URL at index ${i}`);
-    copy[i] = url;
-  }
+  const copy = copyStrings(urls, (url, i) => {
+    throw new RobotsError("ROBOTS_ERR_INVALID_URL", `URL at index ${i} must be a string, got ${urlTypeOf(url)}`);
+  });
+  copy.forEach((url, i) => assertUrlLength(url, `URL at index ${i}`));
   return copy;
 }
 

@@ -5,7 +5,7 @@
  * caused it.
  */
 import { describeValue, RobotsError } from "../errors.js";
-import { checkOptionNames, stringArrayCopy } from "../options.js";
+import { checkOptionNames, copyStrings } from "../options.js";
 import type { DirectiveSet } from "./list.js";
 import { asciiLower, trimSpace } from "./list.js";
 import type {
@@ -18,8 +18,10 @@ const IMAGE_PREVIEW_ORDER: readonly ImagePreview[] = ["none", "standard", "large
 
 /** The agents asked about, lower-cased; a string or an array of strings. */
 export function agentNames(agents: unknown): string[] {
-  const list = typeof agents === "string" ? [agents] : stringArrayCopy(agents);
-  if (list === undefined) throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agents must be a string or an array of strings");
+  const refuse = (): never => {
+    throw new RobotsError("ROBOTS_ERR_INVALID_AGENT", "agents must be a string or an array of strings");
+  };
+  const list = typeof agents === "string" ? [agents] : Array.isArray(agents) ? copyStrings(agents, refuse) : refuse();
   return list.map((agent) => asciiLower(trimSpace(agent)));
 }
 
