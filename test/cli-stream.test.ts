@@ -170,3 +170,36 @@ describe("robots check on URL lists that are not plain UTF-8 lines", () => {
     expect(result.stderr).toContain("has a line longer than 16777216 bytes, more than a URL may be");
   });
 });
+
+describe("a writer that waits for each verdict (a co-process, a terminal)", () => {
+  it("gets the verdicts of what it sent once its input pauses, not when a batch's worth has gathered", async () => {
+    const child = spawn(process.execPath, [bin, "check", "--robots", "examples/robots.txt", "--agent", "Googlebot", "-q"], { cwd: root });
+    let stdout = "";
+    const lines = () => stdout.split("\n").filter(Boolean);
+    const waitForLines = (count: number) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no verdict for URL ${count} within 10 s (got: ${JSON.stringify(stdout)})`)), 10_000);
+        const check = () => {
+          if (lines().length >= count) {
+            clearTimeout(timer);
+            child.stdout.off("data", check);
+            resolve();
+          }
+        };
+        child.stdout.on("data", check);
+        check();
+      });
+    child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    try {
+      child.stdin.write("https://www.example.com/cart\n");
+      await waitForLines(1);
+      child.stdin.write("https://www.example.com/a\n");
+      await waitForLines(2);
+    } finally {
+      child.stdin.end();
+    }
+    expect(await exited).toBe(0);
+    expect(lines()).toEqual(["disallowed\thttps://www.example.com/cart\t51", "allowed\thttps://www.example.com/a\t0"]);
+  }, 30_000);
+});

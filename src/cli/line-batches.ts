@@ -20,14 +20,35 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
     pending = rest.length > 0 ? [rest] : [];
     pendingBytes = rest.length;
   };
+  // Whether `pending` holds a line end: lines a stalled input should not keep waiting.
+  let pendingLines = false;
+  let lastRead = 0;
   try {
-    for await (const read of input as AsyncIterable<Buffer>) {
+    const reads = (input as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+    let next = reads.next();
+    for (;;) {
+      // A writer that sends a few URLs and waits for their verdicts (a co-process, a terminal)
+      // gets them once its input pauses, instead of when a batch's worth has gathered.
+      // A full pipe read (64 KiB) says more is on its way: only a shorter one is worth the wait.
+      if (pendingLines && lastRead < FULL_PIPE_READ && (await stalled(next))) {
+        const gathered = Buffer.concat(pending);
+        const lastNewline = gathered.lastIndexOf(0x0a);
+        yield { batch: gathered.subarray(0, lastNewline + 1), bytesRead };
+        keep(gathered.subarray(lastNewline + 1));
+        pendingLines = false;
+      }
+      const result = await next;
+      if (result.done === true) break;
+      next = reads.next();
+      const read = result.value;
+      lastRead = read.length;
       const chunk = bytesRead === 0 ? withoutByteOrderMark(read, urlsFile) : read;
       bytesRead += read.length;
       const lastNewline = pendingBytes + chunk.length < batchBytes ? -1 : chunk.lastIndexOf(0x0a);
       if (lastNewline < 0) {
         pending.push(chunk);
         pendingBytes += chunk.length;
+        pendingLines ||= chunk.includes(0x0a);
         // Past a batch of gathered lines and a whole URL, and still no line end: no URL list.
         if (pendingBytes > batchBytes + MAX_URL_BYTES) {
           throw new CliError(`check: ${printable(JSON.stringify(urlsFile))} has a line longer than ${MAX_URL_BYTES} bytes, more than a URL may be: is it a list of URLs, one per line?`);
@@ -38,6 +59,7 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
         // Gathered small reads: all their complete lines are one batch.
         yield { batch: Buffer.concat([...pending, chunk.subarray(0, lastNewline + 1)]), bytesRead };
         keep(chunk.subarray(lastNewline + 1));
+        pendingLines = false;
         continue;
       }
       let start = 0;
@@ -48,6 +70,7 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
       // A view: the stream hands out a new buffer for each chunk.
       if (lastNewline >= start) yield { batch: chunk.subarray(start, lastNewline + 1), bytesRead };
       keep(chunk.subarray(lastNewline + 1));
+      pendingLines = false;
     }
   } catch (error) {
     // Any error of the system (ENOENT, EACCES, EISDIR, ELOOP, ENAMETOOLONG, EIO...) is the file's.
@@ -56,6 +79,24 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
     throw error;
   }
   if (pendingBytes > 0) yield { batch: pending.length === 1 ? pending[0] : Buffer.concat(pending), bytesRead };
+}
+
+/** How long an input may pause before the lines it sent are decided without waiting for more. */
+const STALL_MS = 50;
+/** What a pipe hands over at once when it is full. */
+const FULL_PIPE_READ = 64 << 10;
+
+/** Whether the read `next` is still pending after STALL_MS (its failure is left to whoever awaits it). */
+async function stalled(next: Promise<unknown>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(true), STALL_MS);
+  });
+  try {
+    return await Promise.race([next.then(() => false, () => false), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
