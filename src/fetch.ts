@@ -7,7 +7,7 @@
 import type { FetchRobotsOptions, RobotsFetchResult } from "./crawler-types.js";
 import { type ResolvedFetchOptions, resolveFetchOptions } from "./crawler-options.js";
 import { describeValue, RobotsError } from "./errors.js";
-import { unparsableUrl, urlText } from "./location.js";
+import { parsedUrl } from "./location.js";
 import {
   ageOf, isRedirectStatus, maxAgeOf, type OutcomeOf, outcomeOfFailure, outcomeOfStatus, REDIRECT_FAILURE,
 } from "./fetch-outcome.js";
@@ -59,13 +59,7 @@ export async function fetchWith(url: string | URL, options: ResolvedFetchOptions
 }
 
 function fetchableUrl(given: string | URL, options: ResolvedFetchOptions): URL {
-  const url = urlText(given);
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch (error) {
-    throw unparsableUrl(url, error);
-  }
+  const parsed = parsedUrl(given);
   const refusal = unfetchableScheme(parsed.protocol, options.fetch);
   if (refusal !== undefined) throw new RobotsError("ROBOTS_ERR_UNSUPPORTED_SCHEME", refusal);
   return withoutCredentials(parsed);

@@ -67,7 +67,7 @@ export function robotsUrl(pageUrl: string | URL): string {
  * object made with URL.prototype but no URL inside has none); anything else is
  * `ROBOTS_ERR_INVALID_URL`, never converted (an array or an object with `toString` is no URL).
  */
-export function urlText(given: unknown): string {
+function urlText(given: unknown): string {
   let url = given;
   if (url instanceof URL) {
     try {
@@ -83,23 +83,26 @@ export function urlText(given: unknown): string {
 }
 
 function parseUrl(given: string | URL): URL {
+  return checkScheme(parsedUrl(given));
+}
+
+/** A URL argument (urlText) as the WHATWG parser reads it; one it refuses is `ROBOTS_ERR_INVALID_URL` (unparsableUrl). */
+export function parsedUrl(given: unknown): URL {
   const url = urlText(given);
-  let parsed: URL;
   try {
     // The WHATWG parser lower-cases the scheme and host, converts IDNs to punycode, drops the
     // default port of http (80), https (443) and ftp (21), and normalises IPv4 and IPv6 hosts.
-    parsed = new URL(url);
+    return new URL(url);
   } catch (error) {
     throw unparsableUrl(url, error);
   }
-  return checkScheme(parsed);
 }
 
 /**
  * The error for a string the WHATWG parser refuses. With a scheme it is absolute, and what failed
  * is its host or port (`http://a b.com/`, `:99999`, an IPv6 zone id).
  */
-export function unparsableUrl(url: string, cause: unknown): RobotsError {
+function unparsableUrl(url: string, cause: unknown): RobotsError {
   const what = /^\s*[a-z][a-z0-9+.-]*:/i.test(url) ? "not a valid URL (its host or port cannot be parsed)" : "not an absolute URL";
   return new RobotsError("ROBOTS_ERR_INVALID_URL", `${what}: ${JSON.stringify(url)}`, { cause });
 }

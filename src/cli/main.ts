@@ -127,10 +127,15 @@ process.stderr.on("error", () => undefined);
 // status 1, which `allowed` uses for "disallowed": it is an error (2), in one line.
 for (const event of ["unhandledRejection", "uncaughtException"] as const) {
   process.on(event, (error: unknown) => {
-    if (debug) console.error(error);
-    else process.stderr.write(`robots: ${error instanceof Error ? error.message.split("\n", 1)[0] : String(error)}\n`);
+    report(error);
     process.exit(2);
   });
+}
+
+/** A failure on stderr: its stack with `--debug`, else its message's first line. */
+function report(error: unknown): void {
+  if (debug) console.error(error);
+  else process.stderr.write(`robots: ${error instanceof Error ? error.message.split("\n", 1)[0] : String(error)}\n`);
 }
 
 // `--debug` anywhere before `--`; after it, as every argument there, it is a file name. Before
@@ -144,8 +149,7 @@ main(withoutDebugOutsideCommand(args, end)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    if (debug) console.error(error);
-    else process.stderr.write(`robots: ${error instanceof Error ? error.message : String(error)}\n`);
+    report(error);
     // An unexpected failure is an error (2) too, never a verdict: `allowed` exits 1 for "disallowed".
     process.exitCode = error instanceof CliError ? error.exitCode : 2;
   },
