@@ -15,7 +15,8 @@
  */
 
 interface NodeBufferView {
-  write(text: string, offset: number): number;
+  readonly length: number;
+  write(text: string, offset: number, length: number): number;
 }
 interface NodeBufferClass {
   from(buffer: ArrayBufferLike, byteOffset: number, length: number): NodeBufferView;
@@ -42,7 +43,10 @@ export const writeLinesWithBuffer: LineWriter = (strings, start, end, bytes, at)
   const view = NodeBuffer!.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let offset = at;
   for (let i = start; i < end; i++) {
-    offset += view.write(strings[i]!, offset);
+    const text = strings[i]!;
+    // The length is given: left out, it is the rest of the view, which Node reads as a signed
+    // 32-bit count, so past 2 GiB of linear memory nothing was written.
+    offset += view.write(text, offset, Math.min(text.length * 3, view.length - offset));
     bytes[offset++] = 0x0a;
   }
   return offset - at;

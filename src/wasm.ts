@@ -181,13 +181,28 @@ const EXPORTED_FUNCTIONS: Record<Exclude<keyof EngineExports, "memory">, true> =
   metaTagsPointer: true, freeMetaTags: true, formatTsv: true,
 };
 
+/**
+ * The functions that return an address or a size in linear memory. WebAssembly hands a 32-bit
+ * result to JavaScript as signed, so past 2 GiB of memory (a huge file under `maxBytes: Infinity`)
+ * an address would read as negative and every view of it would fail.
+ */
+const UNSIGNED_RESULTS = [
+  "allocate", "compile", "agentsPointer", "recordsPointer", "textPointer", "rulePatternPointer",
+  "selectedGroupsPointer", "linesPointer", "scanMetaTags", "metaTagsPointer", "tableBytes", "expandPlan",
+] as const satisfies readonly (keyof EngineExports)[];
+
 /** The instance's exports as the engine's, or an error naming the first one missing. */
 function engineExports(exports: Record<string, unknown>): EngineExports {
   if (!(exports.memory instanceof WebAssembly.Memory)) throw new Error("the module exports no memory: it is not the robots-wasm engine");
   for (const name of Object.keys(EXPORTED_FUNCTIONS)) {
     if (typeof exports[name] !== "function") throw new Error(`the module has no function "${name}": it is not the robots-wasm engine`);
   }
-  return exports as unknown as EngineExports;
+  const engine: Record<string, unknown> = { ...exports };
+  for (const name of UNSIGNED_RESULTS) {
+    const signed = exports[name] as (...args: number[]) => number;
+    engine[name] = (...args: number[]) => signed(...args) >>> 0;
+  }
+  return engine as unknown as EngineExports;
 }
 
 function wasmError(error: unknown): RobotsError {
