@@ -3,10 +3,16 @@
  * and their fix, pages served as robots.txt (an XML declaration, markup after comments), and
  * control characters in quoted text.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { initSync, Robots, type ParseOptions } from "../src/index.js";
+import { initSync, parseCrawlDelay, Robots, type ParseOptions } from "../src/index.js";
+import { parseCrawlDelay as referenceCrawlDelay } from "../src/reference/records.js";
+import { perByteRatio } from "./support/linear-time.js";
+import { fuzzRuns } from "./support/fuzz.js";
+import { robotsBody } from "./support/generators.js";
 
 initSync();
+const { seed, numRuns } = fuzzRuns(20261127, 300);
 
 function lint(body: string | Uint8Array, options: ParseOptions = {}) {
   const robots = Robots.parse(body, { ...options, keepSource: true });
@@ -227,5 +233,72 @@ describe("lint: user-agent lines, small cases", () => {
   it("a blank line between two lines naming the same agent is not worth a finding", () => {
     expect(codes("User-agent: *\n\nUser-agent: *\nDisallow: /x\n")).toEqual([]);
     expect(codes("User-agent: a\n\nUser-agent: b\nDisallow: /x\n")).toEqual(["2:blank-line-between-user-agents"]);
+  });
+});
+
+describe("lint's statements hold in the verdicts", () => {
+  it("an empty group: the agents it says may crawl everything may, those it says are merged get the other group's rules", () => {
+    const body = "User-agent: b\nDisallow: /\n\nUser-agent: *\nDisallow: /\n\nUser-agent: a\nUser-agent: b\n";
+    const robots = Robots.parse(body, { keepSource: true });
+    try {
+      const empty = robots.lint().findings.filter((finding) => finding.code === "empty-group");
+      expect(empty.map((finding) => finding.line)).toEqual([7]);
+      expect(empty[0].message).toMatch(/^the group of `a, b` has no rules of its own: `a` may crawl everything, and the \* group does not apply to it; Google merges it with the group at line 1, whose rules apply to `b`/);
+      expect(robots.isAllowed("http://example.com/x", "a")).toBe(true);
+      expect(robots.isAllowed("http://example.com/x", "b")).toBe(false);
+    } finally {
+      robots.dispose();
+    }
+  });
+
+  it("an empty group whose only name Google reads as empty says nothing of it: * decides for that crawler", () => {
+    const robots = Robots.parse("User-agent: *\nDisallow: /\n\nUser-agent: 360Spider\n", { keepSource: true });
+    try {
+      expect(robots.lint().findings.map((finding) => `${finding.line}:${finding.code}`)).toEqual(["4:user-agent-no-name"]);
+      expect(robots.isAllowed("http://example.com/x", "360Spider")).toBe(false);
+    } finally {
+      robots.dispose();
+    }
+  });
+
+  it("what each agent gets equals groupsFor and crawlDelay, in both profiles", () => {
+    fc.assert(
+      fc.property(robotsBody, fc.constantFrom("google", "rfc9309") as fc.Arbitrary<"google" | "rfc9309">, (body, profile) => {
+        const robots = Robots.parse(body, { keepSource: true, profile });
+        try {
+          for (const summary of robots.lint().agents) {
+            const { scope, groups } = robots.groupsFor(summary.agent);
+            expect(summary.scope).toBe(scope);
+            expect(summary.groups.map((group) => group.index)).toEqual(groups);
+            expect(summary.crawlDelay).toBe(robots.crawlDelay(summary.agent));
+          }
+        } finally {
+          robots.dispose();
+        }
+      }),
+      { seed, numRuns },
+    );
+  });
+});
+
+describe("lint takes time in proportion to the file", () => {
+  // 1 is linear, 16 quadratic; 4 leaves room for a busy machine.
+  const lintOnce = (body: string) => void lint(body);
+
+  it("on many groups of distinct agents (each agent's summary was a pass over every group)", () => {
+    const groups = (count: number) => Array.from({ length: count }, (_, i) => `User-agent: agent${String.fromCharCode(97 + (i % 26))}${i.toString(36).replace(/[0-9]/g, (d) => "ghijklmnop"[Number(d)])}\nCrawl-delay: 1\nDisallow: /`).join("\n");
+    expect(perByteRatio(lintOnce, groups(250), groups(4_000))).toBeLessThan(4);
+  });
+
+  it("on a long user-agent value without `bot` (its product token was searched from every character)", () => {
+    const line = (letters: number) => `User-agent: ${"a".repeat(letters)} (x\nDisallow: /\n`;
+    expect(perByteRatio(lintOnce, line(1_000), line(16_000))).toBeLessThan(4);
+  });
+
+  it("on a long crawl-delay of digits ending in a letter (its number pattern backtracked through the digits)", () => {
+    const line = (digits: number) => `User-agent: *\nCrawl-delay: ${"1".repeat(digits)}x\n`;
+    expect(perByteRatio(lintOnce, line(1_000), line(16_000))).toBeLessThan(4);
+    expect(perByteRatio((value: string) => parseCrawlDelay(value), `${"1".repeat(4_000)}x`, `${"1".repeat(64_000)}x`)).toBeLessThan(4);
+    expect(perByteRatio((value: string) => referenceCrawlDelay(value), `${"1".repeat(4_000)}x`, `${"1".repeat(64_000)}x`)).toBeLessThan(4);
   });
 });

@@ -129,7 +129,9 @@ describe.each(implementations)("$name lints (robots-txt.md section 5)", (impl) =
     // The Sitemap line already says the run goes on: the blank line is not reported again.
     ["a Sitemap line and a blank line between user-agent lines", "User-agent: a\nSitemap: https://example.com/s.xml\n\nUser-agent: b\nDisallow: /\n", ["2:line-between-user-agents"]],
     // Both are read as the empty name, which matches no crawler: not one agent named twice.
-    ["two agents read as empty names", "User-agent: 1bot\nDisallow: /a\n\nUser-agent: 2bot\nDisallow: /b\n", ["1:user-agent-no-name", "4:user-agent-no-name"]],
+    // 360Spider names no crawler for Google: the * group applies to that crawler, and the empty group says nothing.
+    ["an agent read as an empty name, alone in a group without rules", "User-agent: *\nDisallow: /\n\nUser-agent: 360Spider\n", ["4:user-agent-no-name"]],
+        ["two agents read as empty names", "User-agent: 1bot\nDisallow: /a\n\nUser-agent: 2bot\nDisallow: /b\n", ["1:user-agent-no-name", "4:user-agent-no-name"]],
   ])("%s", (_, body, findings) => {
     const report = lintBody(impl, new TextEncoder().encode(body));
     expect(report.findings.map((finding) => `${finding.line}:${finding.code}`)).toEqual(findings);
@@ -183,8 +185,18 @@ describe.each(implementations)("$name lints (robots-txt.md section 5)", (impl) =
     ["no suggestion for a key of three letters (too short to tell a typo)", "User-agent: *\nHst: example.com\n", { line: 2, code: "unknown-key", fix: "delete the line or make it a comment (# ...)" }],
     ["no suggestion three edits away", "User-agent: *\nHxxx: example.com\n", { line: 2, code: "unknown-key", fix: "delete the line or make it a comment (# ...)" }],
     // The * group itself is the fallback: saying it does not apply would be wrong.
-    ["an empty * group says no more than that", "User-agent: a\nDisallow: /\n\nUser-agent: *\n", { line: 4, code: "empty-group", message: "the group of `*` has no rules: they may crawl everything" }],
-    ["an empty named group beside a * group says the * group does not apply", "User-agent: *\nDisallow: /\n\nUser-agent: a\n", { line: 4, code: "empty-group", message: "the group of `a` has no rules: they may crawl everything, and the * group does not apply to them" }],
+    ["an empty * group says no more than that", "User-agent: a\nDisallow: /\n\nUser-agent: *\n", { line: 4, code: "empty-group", message: "the group of `*` has no rules: it may crawl everything" }],
+    ["an empty named group beside a * group says the * group does not apply", "User-agent: *\nDisallow: /\n\nUser-agent: a\n", { line: 4, code: "empty-group", message: "the group of `a` has no rules: it may crawl everything, and the * group does not apply to it" }],
+    ["an empty group of two agents, neither named elsewhere", "User-agent: *\nDisallow: /\n\nUser-agent: a\nUser-agent: c\n", { line: 4, code: "empty-group", message: "the group of `a, c` has no rules: they may crawl everything, and the * group does not apply to them" }],
+    // `b` is disallowed by its other group: only `a` may crawl everything.
+    ["an empty group of an agent with rules elsewhere and one without", "User-agent: b\nDisallow: /\n\nUser-agent: a\nUser-agent: b\n", {
+      line: 4, code: "empty-group",
+      message: "the group of `a, b` has no rules of its own: `a` may crawl everything; Google merges it with the group at line 1, whose rules apply to `b` (crawlers that read only one group may read this empty one)",
+    }],
+    ["an empty group naming * beside a * group with rules", "User-agent: *\nDisallow: /\n\nUser-agent: a\nUser-agent: *\n", {
+      line: 4, code: "empty-group",
+      message: "the group of `a, *` has no rules of its own: `a` may crawl everything, and the * group does not apply to it; Google merges it with the group at line 1, whose rules apply to `*` (crawlers that read only one group may read this empty one)",
+    }],
   ])("%s", (_, body, expected) => {
     const report = lintBody(impl, new TextEncoder().encode(body));
     expect(report.findings.filter((finding) => finding.code === expected.code)).toEqual([expect.objectContaining(expected)]);

@@ -16,7 +16,7 @@ export const LINT_CODES: Readonly<Record<LintCode, { readonly severity: LintSeve
   "line-between-user-agents": { severity: "warning", about: "a non-group line between user-agent lines (they still share one group)" },
   "blank-line-between-user-agents": { severity: "info", about: "a blank line between user-agent lines (they still share one group)" },
   "agent-in-several-groups": { severity: "warning", about: "the same agent in several groups (merged)" },
-  "empty-group": { severity: "info", about: "a group without rules (its agents may crawl everything)" },
+  "empty-group": { severity: "info", about: "a group without rules (its agents named nowhere else may crawl everything)" },
   "no-groups": { severity: "info", about: "no user-agent line at all (everything is allowed)" },
   typo: { severity: "warning", about: "a misspelt or lengthened key that Google accepts and others may not" },
   "missing-colon": { severity: "warning", about: "key and value separated by whitespace instead of a colon" },

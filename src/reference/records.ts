@@ -6,7 +6,7 @@ import type { Group } from "./model.js";
 import type { RobotsRecord } from "../types.js";
 
 /** A non-negative decimal number: `5`, `0.5`, `10.`, `.5` (no sign, no exponent). */
-const DECIMAL = /^(?:[0-9]+\.?[0-9]*|\.[0-9]+)$/;
+const DECIMAL = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
 
 export function parseCrawlDelay(value: string): number | undefined {
   return DECIMAL.test(value) ? Number(value) : undefined;
