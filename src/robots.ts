@@ -275,6 +275,7 @@ export class Robots implements RobotsTxt {
       group: scope === 1 ? "specific" : "global",
       line: engine.exports.ruleLine(handle, rule),
       priority: engine.exports.rulePriority(handle, rule),
+      indexPage: engine.exports.ruleIsIndexPage(handle, rule) === 1,
     }));
   }
 

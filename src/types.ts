@@ -45,6 +45,12 @@ export interface RuleMatch extends MatchedRule {
   line: number;
   /** The pattern's length in bytes: the longest match wins, allow on a tie. */
   priority: number;
+  /**
+   * The `/dir/$` rule the google profile adds for an `Allow: /dir/index.htm...` line (the
+   * directory of an index page is allowed too): `line` is that allow line, `pattern` the
+   * directory's. False for every rule written in the file.
+   */
+  indexPage: boolean;
 }
 
 /** A user-agent line of a group. */

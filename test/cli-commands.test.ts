@@ -122,6 +122,16 @@ describe("robots explain, the details", () => {
     expect(explain("/x/")).toContain("Decided by line 4: Allow /x/$ (priority 4, the directory of an index.html allow rule (Google-specific))\n");
   });
 
+  it("names only that rule so: not a written `/$` rule on a line that mentions index.html, nor a pattern that holds it", () => {
+    const written = join(work, "written-index.txt");
+    writeFileSync(written, "User-agent: *\nDisallow: /\nAllow: /d/index.html/$\nAllow: /e/$ # was /e/index.html\n");
+    for (const profile of ["google", "rfc9309"]) {
+      const run = (url: string) => robots(["explain", written, url, "--agent", "z", "--profile", profile]).stdout;
+      expect(run("/d/index.html/")).toContain("Decided by line 3: Allow /d/index.html/$ (priority 15)\n");
+      expect(run("/e/")).toContain("Decided by line 4: Allow /e/$ (priority 4)\n");
+    }
+  });
+
   it("shows the context up to the file's last line, numbered in one width", () => {
     expect(explain("/last", "--context", "3")).toContain(["     9 | #8", "    10 | #9", "    11 | #10", "  > 12 | Disallow: /last", "", "Groups:"].join("\n"));
   });

@@ -19,16 +19,16 @@ describe.each(implementations)("$name explains in detail", (impl) => {
   it("lists every matching rule, the winner first, with priorities (RFC 9309 2.2.2: longest match, allow on a tie)", () => {
     const robots = impl.parse(BODY);
     expect(robots.matchingRules("http://a.com/public/x", "Other")).toEqual([
-      { kind: "allow", pattern: "/public", group: "global", line: 5, priority: 7 },
-      { kind: "disallow", pattern: "/", group: "global", line: 4, priority: 1 },
+      { kind: "allow", pattern: "/public", group: "global", line: 5, priority: 7, indexPage: false },
+      { kind: "disallow", pattern: "/", group: "global", line: 4, priority: 1, indexPage: false },
     ]);
     expect(robots.matchingRules("http://a.com/public/x", "foobot")).toEqual([
-      { kind: "allow", pattern: "/public", group: "specific", line: 5, priority: 7 },
-      { kind: "disallow", pattern: "/public", group: "specific", line: 10, priority: 7 },
-      { kind: "disallow", pattern: "/", group: "specific", line: 4, priority: 1 },
+      { kind: "allow", pattern: "/public", group: "specific", line: 5, priority: 7, indexPage: false },
+      { kind: "disallow", pattern: "/public", group: "specific", line: 10, priority: 7, indexPage: false },
+      { kind: "disallow", pattern: "/", group: "specific", line: 4, priority: 1, indexPage: false },
     ]);
-    expect(robots.matchingRules("http://a.com/d/", "x")[0]).toEqual({ kind: "allow", pattern: "/d/$", group: "global", line: 6, priority: 4 });
-    expect(robots.matchingRules("http://a.com/nothing", "foo")).toEqual([{ kind: "disallow", pattern: "/", group: "global", line: 4, priority: 1 }]);
+    expect(robots.matchingRules("http://a.com/d/", "x")[0]).toEqual({ kind: "allow", pattern: "/d/$", group: "global", line: 6, priority: 4, indexPage: true });
+    expect(robots.matchingRules("http://a.com/nothing", "foo")).toEqual([{ kind: "disallow", pattern: "/", group: "global", line: 4, priority: 1, indexPage: false }]);
     expect(impl.parse("User-agent: a\nDisallow: /x\n").matchingRules("http://a.com/x", "b")).toEqual([]);
     robots.dispose();
   });

@@ -63,6 +63,24 @@ describe("lint quoting and sampling", () => {
 });
 
 describe("lint: a page served as robots.txt", () => {
+  it("with rules in it says that Google reads them, and its lines without markup get their own findings", () => {
+    const body = "<html><body><pre>\nUser-agent: *\nDisallow: /private\nfoo bar baz\n</pre></body></html>\n";
+    const robots = Robots.parse(body, { keepSource: true });
+    try {
+      const findings = robots.lint().findings;
+      expect(findings.map((finding) => `${finding.line}:${finding.code}`)).toEqual(["1:html-body", "4:invalid-line"]);
+      expect(findings[0].message).toBe("this is an HTML or XML page, not a robots.txt (`<html><body><pre>`): Google's parser still reads the rule in it, other crawlers may refuse the whole file");
+      expect(robots.isAllowed("http://example.com/private", "bot")).toBe(false);
+    } finally {
+      robots.dispose();
+    }
+  });
+
+  it("without rules says crawlers find none", () => {
+    const [finding] = lint("<html><body>Not found</body></html>\n");
+    expect(finding).toMatchObject({ code: "html-body", line: 1, message: "this is an HTML or XML page, not a robots.txt (`<html><body>Not found</body></html>`): crawlers find no rules in it" });
+  });
+
   it("is told by markup on the first line with content, after comment lines", () => {
     const robots = Robots.parse("# generated\n<p>Not found</p>\n", { keepSource: true });
     expect(robots.lint().findings.map((finding) => `${finding.line}:${finding.code}`)).toContain("2:html-body");
@@ -300,5 +318,25 @@ describe("lint takes time in proportion to the file", () => {
     expect(perByteRatio(lintOnce, line(1_000), line(16_000))).toBeLessThan(4);
     expect(perByteRatio((value: string) => parseCrawlDelay(value), `${"1".repeat(4_000)}x`, `${"1".repeat(64_000)}x`)).toBeLessThan(4);
     expect(perByteRatio((value: string) => referenceCrawlDelay(value), `${"1".repeat(4_000)}x`, `${"1".repeat(64_000)}x`)).toBeLessThan(4);
+  });
+});
+
+describe("lint in the rfc9309 profile", () => {
+  it("says that the profile reads a key without a colon, or a misspelt one, as Google does", () => {
+    const body = "User-agent *\nDisallow /x\nDisalow: /y\n";
+    const robots = Robots.parse(body, { keepSource: true, profile: "rfc9309" });
+    try {
+      const messages = robots.lint().findings.map((finding) => `${finding.line}:${finding.code}: ${finding.message}`);
+      expect(messages).toEqual([
+        '1:missing-colon: no colon after `User-agent`: Google accepts "key value" and so does the rfc9309 profile, RFC 9309 and most crawlers need "key: value"',
+        '2:missing-colon: no colon after `Disallow`: Google accepts "key value" and so does the rfc9309 profile, RFC 9309 and most crawlers need "key: value"',
+        "3:typo: `Disalow` is read as Disallow by Google and by the rfc9309 profile (an accepted misspelling); other crawlers ignore the line",
+      ]);
+      expect(robots.isAllowed("http://example.com/x", "bot")).toBe(false);
+      expect(robots.isAllowed("http://example.com/y", "bot")).toBe(false);
+    } finally {
+      robots.dispose();
+    }
+    expect(lint(body).map((finding) => finding.message).join("\n")).not.toContain("rfc9309");
   });
 });

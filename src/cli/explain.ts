@@ -158,9 +158,7 @@ function describeWinner(details: ExplainDetails, lines: readonly string[], conte
   if (rule === undefined) return "No rule matched, so the URL is allowed.\n";
   let why = `priority ${rule.priority}`;
   if (rule.pattern === "") why += ": an empty pattern never disallows";
-  else if (rule.kind === "allow" && rule.pattern.endsWith("/$") && /index\.htm/i.test(lines[rule.line - 1] ?? "")) {
-    why += ", the directory of an index.html allow rule (Google-specific)";
-  }
+  else if (rule.indexPage) why += ", the directory of an index.html allow rule (Google-specific)";
   return `Decided by line ${rule.line}: ${ruleText(rule)} (${why})\n${contextLines(lines, rule.line, context, palette)}`;
 }
 

@@ -20,10 +20,14 @@ const HTML_START = /^<(?:!doctype\s+html|html[\s>]|head[\s>]|body[\s>]|\?xml\s)/
  * comment is a robots.txt, and is linted as one).
  */
 export function htmlLine(source: readonly SourceLine[], hasGroups: boolean): SourceLine | undefined {
-  const startsWithTag = (line: SourceLine): boolean => line.raw.trimStart().startsWith("<");
   const first = source.find((line) => lineContent(line) !== "");
-  if (first !== undefined && startsWithTag(first) && !hasGroups) return first;
-  return source.find((line) => startsWithTag(line) && HTML_START.test(lineContent(line)));
+  if (first !== undefined && isMarkup(first) && !hasGroups) return first;
+  return source.find((line) => isMarkup(line) && HTML_START.test(lineContent(line)));
+}
+
+/** A line that starts with a tag: in a page, the html-body finding explains it, and it gets no other. */
+export function isMarkup(line: SourceLine): boolean {
+  return line.raw.trimStart().startsWith("<");
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -102,7 +106,12 @@ export function fileFindings(input: LintInput): LintFinding[] {
   const found = bomFindings(robots, bytes);
   const html = htmlLine(source, robots.groups.length > 0);
   if (html !== undefined) {
-    found.push(finding("html-body", html.number, `this is an HTML or XML page, not a robots.txt (${quote(lineContent(html))}): crawlers find no rules in it`, "serve a plain-text robots.txt at /robots.txt, or a 404 if you have none"));
+    // Rules around the markup are read (Google's parser skips lines it cannot read): say so.
+    const rules = robots.groups.reduce((sum, group) => sum + group.ruleLines, 0);
+    const effect = rules === 0
+      ? "crawlers find no rules in it"
+      : `Google's parser still reads the ${rules === 1 ? "rule" : `${rules.toLocaleString("en-US")} rules`} in it, other crawlers may refuse the whole file`;
+    found.push(finding("html-body", html.number, `this is an HTML or XML page, not a robots.txt (${quote(lineContent(html))}): ${effect}`, "serve a plain-text robots.txt at /robots.txt, or a 404 if you have none"));
   }
   // A UTF-16 body was transcoded: its UTF-8 is valid by construction.
   if (robots.input.encoding === "utf-8") found.push(...invalidUtf8Finding(bytes, source, robots.input));

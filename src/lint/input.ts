@@ -9,6 +9,6 @@ export interface LintInput {
   bytes: Uint8Array;
   /** The text of each line, in the order of `robots.lines`. */
   source: readonly SourceLine[];
-  /** The body is an HTML page: findings that only repeat that are left out. */
+  /** The body is an HTML page: findings on its markup lines (isMarkup), which only repeat that, are left out. */
   html: boolean;
 }

@@ -3,6 +3,7 @@
  * group, paths without a leading slash, empty disallows), ignored records and long lines.
  */
 import { finding } from "./catalog.js";
+import { isMarkup } from "./file.js";
 import type { LintInput } from "./input.js";
 import type { SourceLine } from "./source.js";
 import { closestKey, KEY_NAMES, lineContent, quote } from "./text.js";
@@ -28,6 +29,11 @@ const IGNORED_RECORD_NOTES: Readonly<Record<string, { message: string; fix: stri
   nofollow: { message: "Nofollow is not a robots.txt rule", fix: 'use a `<meta name="robots" content="nofollow">` tag or rel="nofollow" links' },
   noarchive: { message: "Noarchive is not a robots.txt rule", fix: 'use a `<meta name="robots" content="noarchive">` tag or an X-Robots-Tag header' },
 };
+
+/** The rfc9309 profile reads keys as Google does (README): a finding about Google's reading says so there, in `words`. */
+function readHereToo(input: LintInput, words: string): string {
+  return input.robots.profile === "rfc9309" ? words : "";
+}
 
 /**
  * Whether each group has a rule that does something, to tell whether an empty Disallow stands
@@ -65,15 +71,15 @@ function keyFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFi
   const value = binaryToUtf8(meant.value);
   if (directive !== undefined && (meant.typo || asciiLower(meant.key) !== meant.kind)) {
     const how = meant.typo ? "an accepted misspelling" : "a key that starts with the right one";
-    found.push(finding("typo", info.line, `${quote(written())} is read as ${directive} by Google (${how}); other crawlers ignore the line`, `write \`${directive}: ${value}\``));
+    found.push(finding("typo", info.line, `${quote(written())} is read as ${directive} by Google${readHereToo(input, " and by the rfc9309 profile")} (${how}); other crawlers ignore the line`, `write \`${directive}: ${value}\``));
   }
   const name = directive ?? KEY_NAMES[asciiLower(meant.key)] ?? written();
   if (meant.colonInValue) {
     const read = info.kind === "unknown" ? "crawlers ignore the line" : `Google reads ${quote(`${KEY_NAMES[info.kind]}: ${binaryToUtf8(line.parsed.value)}`)} and other crawlers ignore the line`;
     found.push(finding("colon-in-value", info.line, `no colon after ${quote(written())}: the line is split at the colon inside the value, so ${read}`, `write \`${name}: ${value}\``));
-  } else if (info.missingColon && !(input.html && info.kind === "unknown")) {
+  } else if (info.missingColon && !(input.html && info.kind === "unknown" && isMarkup(line))) {
     // In an HTML page every `<tag attribute>` looks like a key without a colon: one html-body finding says it all.
-    found.push(finding("missing-colon", info.line, `no colon after ${quote(written())}: Google accepts "key value", RFC 9309 and most crawlers need "key: value"`, `write \`${name}: ${value}\``));
+    found.push(finding("missing-colon", info.line, `no colon after ${quote(written())}: Google accepts "key value"${readHereToo(input, " and so does the rfc9309 profile")}, RFC 9309 and most crawlers need "key: value"`, `write \`${name}: ${value}\``));
   }
   return found;
 }
@@ -144,9 +150,9 @@ function otherFindings(info: LineInfo, line: SourceLine, input: LintInput): Lint
   switch (info.kind) {
     case "unknown":
       // A known first word before a colon inside the value: colon-in-value says it.
-      return input.html || line.meant.colonInValue ? [] : [unknownKeyFinding(info, line)];
+      return (input.html && isMarkup(line)) || line.meant.colonInValue ? [] : [unknownKeyFinding(info, line)];
     case "invalid":
-      return input.html ? [] : [invalidLineFinding(info, line)];
+      return input.html && isMarkup(line) ? [] : [invalidLineFinding(info, line)];
     case "ignored-record": {
       const note = IGNORED_RECORD_NOTES[asciiLower(line.parsed.key)];
       return note === undefined ? [] : [finding("ignored-record", info.line, note.message, note.fix)];

@@ -59,7 +59,7 @@ export class Verdicts {
     const matching = groups.flatMap((group) => group.rules).filter((rule) => patternMatches(path, rule.pattern));
     // `outranks` is a total order: sort by it, the winner first.
     matching.sort((a, b) => (outranks(a, b) ? -1 : 1));
-    return matching.map((rule) => ({ kind: rule.kind, pattern: rule.pattern, group: scope, line: rule.line, priority: rule.priority }));
+    return matching.map((rule) => ({ kind: rule.kind, pattern: rule.pattern, group: scope, line: rule.line, priority: rule.priority, indexPage: rule.indexPage }));
   }
 
   /** The explanation function for one agent query (groups are selected once, for a whole batch). */
