@@ -160,6 +160,9 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
     if (response.type === "opaqueredirect") {
       throw new FetchFailure("network-error", "the fetch hid a redirect (an opaqueredirect response), which cannot be followed");
     }
+    // The Fetch standard's network error (Response.error(): status 0), which an injected fetch may
+    // answer instead of rejecting: no server answered, so it is not a server error.
+    if (response.type === "error") throw new FetchFailure("network-error", "the fetch answered a network error (a Response of type \"error\")");
     // An injected fetch's headers may answer with other things than strings: those are absent.
     const header = (name: string) => {
       const value: unknown = response.headers.get(name);
@@ -179,7 +182,7 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
 /** The response's target, or why it has none that may be followed. */
 function redirectTarget({ status, location: header }: Answer, from: URL): URL | string {
   if (header === null) return `HTTP ${status} without a Location`;
-  const location = utf8HeaderValue(header);
+  const location = utf8HeaderValue(oneOfCopies(header));
   let target: URL;
   try {
     target = new URL(location, from);
@@ -191,6 +194,21 @@ function redirectTarget({ status, location: header }: Answer, from: URL): URL | 
     return `redirect to a ${target.protocol} URL refused`;
   }
   return withoutCredentials(target);
+}
+
+/**
+ * One of the copies when a header value is the same value sent several times: fetch joins
+ * repeated headers with ", ", and a server that sends its Location twice (a common misconfiguration,
+ * which browsers follow) would otherwise send the crawler to `/robots.txt,%20/robots.txt`.
+ */
+function oneOfCopies(value: string): string {
+  const parts = value.split(", ");
+  for (let copies = parts.length; copies >= 2; copies--) {
+    if (parts.length % copies !== 0) continue;
+    const one = parts.slice(0, parts.length / copies).join(", ");
+    if (Array.from({ length: copies }, () => one).join(", ") === value) return one;
+  }
+  return value;
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -218,13 +236,17 @@ async function readLimited(
   response: Response, maxBytes: number, total: AbortSignal, totalTimeout: number,
 ): Promise<{ body: Uint8Array; truncated: boolean }> {
   if (response.body === null) return { body: EMPTY, truncated: false };
-  const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
+  let reader: BodyReader | undefined;
   try {
+    // Inside the try: a body already read or locked (a fetch wrapper that hands out one Response
+    // twice) fails here, and that is a failed fetch, not an exception for the caller.
+    reader = bodyReader(response.body);
     for (;;) {
       const { done, value } = await untilAborted(reader.read(), total);
       if (done) return { body: joinChunks(chunks, size), truncated: false };
+      if (!(value instanceof Uint8Array)) throw new Error("the body stream gave something other than bytes");
       chunks.push(value);
       size += value.length;
       // RFC 9309 2.5: parse the first maxBytes, ignore the rest.
@@ -237,8 +259,28 @@ async function readLimited(
     // A reset or a close before Content-Length: a truncated body is unreachable, not a shorter file.
     throw new FetchFailure("network-error", networkDetail(error));
   } finally {
-    quietly(() => reader.cancel());
+    if (reader !== undefined) quietly(reader.cancel);
   }
+}
+
+/** A body read chunk by chunk: a web stream's reader, or the iterator of an async-iterable body. */
+interface BodyReader {
+  read(): Promise<{ done?: boolean; value?: unknown }>;
+  cancel: () => Promise<unknown> | undefined;
+}
+
+/**
+ * A reader of a Response's body: a web ReadableStream, or a Node stream as node-fetch gives
+ * (async-iterable, no getReader), which custom transports (proxies) often use.
+ */
+function bodyReader(body: unknown): BodyReader {
+  const stream = body as Partial<ReadableStream<Uint8Array>> & Partial<AsyncIterable<unknown>>;
+  if (typeof stream.getReader === "function") {
+    const reader = stream.getReader();
+    return { read: () => reader.read(), cancel: () => reader.cancel() };
+  }
+  const iterator = stream[Symbol.asyncIterator]!();
+  return { read: () => iterator.next(), cancel: () => iterator.return?.() };
 }
 
 /** Runs a clean-up that may fail, or be missing from an injected fetch's stream, without a word. */
@@ -260,7 +302,13 @@ function joinChunks(chunks: readonly Uint8Array[], length: number): Uint8Array {
 
 /** Drops a body that will not be read, closing its transfer. */
 function discard(response: Response): void {
-  quietly(() => response.body?.cancel());
+  const body = response.body as (Partial<ReadableStream> & { destroy?: () => void }) | null;
+  // A Node stream (node-fetch) has no cancel: destroying it closes the transfer.
+  quietly(() => {
+    if (typeof body?.cancel === "function") return body.cancel();
+    body?.destroy?.();
+    return undefined;
+  });
 }
 
 /**
@@ -277,14 +325,16 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /**
- * What the fetch reads of a response: a status, headers and a body stream (or none). Duck-typed, so
- * that a Response of another implementation (a polyfill, another realm) passes.
+ * What the fetch reads of a response: a status, headers and a body stream (or none), a web stream
+ * or an async-iterable one (node-fetch). Duck-typed, so that a Response of another implementation
+ * (a polyfill, another realm, node-fetch) passes.
  */
 function isResponse(value: unknown): value is Response {
   if (value === null || typeof value !== "object") return false;
   const { status, headers, body } = value as Partial<Response>;
+  const stream = body as (Partial<ReadableStream> & Partial<AsyncIterable<unknown>>) | null | undefined;
   return typeof status === "number" && typeof headers?.get === "function" &&
-    (body === null || typeof (body as Partial<ReadableStream> | undefined)?.getReader === "function");
+    (stream === null || typeof stream?.getReader === "function" || typeof stream?.[Symbol.asyncIterator] === "function");
 }
 
 /** undici reports "fetch failed" or "terminated" with the socket error as the cause. */

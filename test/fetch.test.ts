@@ -3,6 +3,7 @@
  * table in docs/crawler-policy.md section 2. The platform fetch is never mocked here, except in
  * the last suite, which checks the injection point itself.
  */
+import { Readable } from "node:stream";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -99,6 +100,24 @@ describe("RFC 9309 2.3.1.2: redirects", () => {
     expect(result).toMatchObject({ outcome: "ok", redirects: hops, finalUrl: `${net.site.origin}/hop/${hops}`, url: `${net.site.origin}/hop/0` });
     expect(new TextDecoder().decode(result.body)).toBe(RULES);
     expect(net.site.requests).toEqual(Array.from({ length: hops + 1 }, (_, i) => `/hop/${i}`));
+  });
+
+  it("follows a Location sent twice with the same value (fetch joins the copies with a comma), relative or absolute", async () => {
+    net.site.route("/twice", (_request, response) => {
+      response.writeHead(301, [["location", "/rules"], ["location", "/rules"]]);
+      response.end();
+    });
+    net.site.route("/thrice", (_request, response) => {
+      const target = `${net.site.origin}/rules`;
+      response.writeHead(302, [["location", target], ["location", target], ["location", target]]);
+      response.end();
+    });
+    net.site.route("/rules", text(RULES));
+    for (const path of ["/twice", "/thrice"]) {
+      const result = await fetchPath(path);
+      expect(result).toMatchObject({ outcome: "ok", redirects: 1, finalUrl: `${net.site.origin}/rules` });
+      expect(net.site.requests).toEqual([path, "/rules"]);
+    }
   });
 
   it("treats a sixth redirect as unavailable without requesting its target", async () => {
@@ -415,6 +434,49 @@ function routed(routes: Record<string, () => Response>) {
   };
   return { fetch, requested };
 }
+
+describe("fetchRobots: responses of other kinds from an injected fetch", () => {
+  /** A node-fetch Response: its body a Node stream (async-iterable, no getReader). */
+  function nodeStreamResponse(status: number, chunks: Uint8Array[], onDestroy: () => void = () => undefined) {
+    const body = Readable.from(chunks);
+    body.on("close", onDestroy);
+    return { status, headers: new Headers({ "content-type": "text/plain" }), body, type: "default" };
+  }
+
+  it("reads a body that is a Node stream (node-fetch), within the size limit", async () => {
+    const encoder = new TextEncoder();
+    const ok = await fetchRobots("http://a.test/robots.txt", { fetch: async () => nodeStreamResponse(200, [encoder.encode("User-agent: *\n"), encoder.encode("Disallow: /x\n")]) as never });
+    expect(ok).toMatchObject({ outcome: "ok", status: 200, bytes: 27 });
+    expect(new TextDecoder().decode(ok.body)).toBe("User-agent: *\nDisallow: /x\n");
+    const big = await fetchRobots("http://a.test/robots.txt", { maxBytes: 512_000, fetch: async () => nodeStreamResponse(200, Array.from({ length: 40 }, () => new Uint8Array(16_384).fill(0x23))) as never });
+    expect(big).toMatchObject({ outcome: "ok", truncated: true, bytes: 512_000 });
+  });
+
+  it("closes a Node stream body it does not read (a 404), and maps the status", async () => {
+    let closed = false;
+    const missing = await fetchRobots("http://a.test/robots.txt", { fetch: async () => nodeStreamResponse(404, [new Uint8Array(10)], () => (closed = true)) as never });
+    expect(missing).toMatchObject({ outcome: "unavailable", status: 404 });
+    await vi.waitFor(() => expect(closed).toBe(true));
+  });
+
+  it("counts a body already read or locked, or one whose reader fails, as unreachable instead of throwing", async () => {
+    const used = new Response("User-agent: *\nDisallow: /\n");
+    await used.text();
+    const locked = new Response("User-agent: *\nDisallow: /\n");
+    locked.body!.getReader();
+    const failing = { status: 200, headers: new Headers(), body: { getReader() { throw new Error("boom"); } } };
+    for (const response of [used, locked, failing]) {
+      const result = await fetchRobots("http://a.test/robots.txt", { fetch: async () => response as never });
+      expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", status: 200 });
+    }
+  });
+
+  it("counts Response.error() (the Fetch standard's network error) as a network error, which onNetworkFailure may make unavailable", async () => {
+    const fetch = async () => Response.error();
+    expect(await fetchRobots("http://a.test/robots.txt", { fetch })).toMatchObject({ outcome: "unreachable", reason: "network-error" });
+    expect(await fetchRobots("http://a.test/robots.txt", { fetch, onNetworkFailure: "unavailable" })).toMatchObject({ outcome: "unavailable", reason: "network-error" });
+  });
+});
 
 describe("fetchRobots: statuses, redirects and metadata through an injected fetch", () => {
   it("does not follow a 304, even with a Location: a 3xx that cannot be followed is unavailable", async () => {
