@@ -63,6 +63,10 @@ function loadEntry(entry: RobotsCacheEntryData, index: number): LoadedEntry {
   if (!isTime(entry.expiresAt) || !(entry.unreachableSince === null || isTime(entry.unreachableSince))) {
     invalid(`${where}: expiresAt and unreachableSince must be times (finite numbers)`);
   }
+  // When failures began (carriedOver): set by a failed fetch, cleared by an answer from the server.
+  // (Not checked against fetchedAt: a clock stepped back puts a later fetch before it.)
+  if (!failed(entry.fetch) && entry.unreachableSince !== null) invalid(`${where}: failures counted for a fetch that did not fail`);
+  if (failed(entry.fetch) && entry.unreachableSince === null) invalid(`${where}: a failed fetch without the time its failures began`);
   const { good } = entry;
   if (good !== null && (typeof good !== "object" || !isFetchInfo(good.fetch) || typeof good.body !== "string")) {
     invalid(`${where}: good copy malformed`);

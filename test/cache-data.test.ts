@@ -163,6 +163,9 @@ describe("toJSON / fromJSON: data the cache cannot have written is ROBOTS_ERR_IN
     ["a good copy of a fetch that was not ok", [RULES, 503], (data) => ({
       ...data, entries: [{ ...entryOf(data), good: { ...entryOf(data).good, fetch: { ...entryOf(data).good!.fetch, outcome: "unreachable", reason: "server-error" } } }],
     })],
+    // The cache starts counting failures at the first failed fetch, and forgets them at an answer.
+    ["an ok fetch with failures counted since some time", [RULES], (data) => ({ ...data, entries: [{ ...entryOf(data), unreachableSince: 0 }] })],
+    ["a failed fetch without the time its failures began", [RULES, 503], (data) => ({ ...data, entries: [{ ...entryOf(data), unreachableSince: null }] })],
   ])("refuses %s", async (_, answers, change) => {
     const data = await dataAfter(...answers);
     expect(() => RobotsCache.fromJSON(data, noFetch)).not.toThrow();
