@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { redirect, silent, status, text, useServers } from "./support/robots-server.js";
+import { redirect, silent, startServer, status, text, useServers } from "./support/robots-server.js";
 
 const root = fileURLToPath(new URL("../", import.meta.url));
 const bin = `${root}dist/cli/main.js`;
@@ -197,6 +197,32 @@ describe("robots check --fetch", () => {
     expect(code).toBe(0);
     expect(stdout.trimEnd().split("\n").map((line) => (JSON.parse(line) as { allowed: boolean }).allowed)).toEqual([false, false, true]);
     expect(stderr).toMatch(/^robots check --fetch: (?=.*\b1 rule\b)(?=.*\b1 not-a-url\b)(?=.*\b1 no-rule\b)[^\n]*$/m);
+  });
+
+  it("fetches at most 8 origins at once after a line too long once encoded (the batch was retried line by line, all at once)", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const servers = await Promise.all(Array.from({ length: 12 }, () => startServer()));
+    try {
+      for (const server of servers) {
+        server.route("/robots.txt", (_request, response) => {
+          most = Math.max(most, ++inFlight);
+          setTimeout(() => {
+            inFlight--;
+            text(RULES)(_request, response);
+          }, 200);
+        });
+      }
+      const long = `${net.site.origin}/${" ".repeat(6 << 20)}x\n`; // 6 MB, over 16 MiB once %20-encoded
+      const input = long + servers.map((server) => `${server.origin}/private/a\n`).join("");
+      const { code, stdout } = await robots(["check", "--fetch", "--agent", "x", "-q"], input);
+      expect(code).toBe(0);
+      expect(stdout.trimEnd().split("\n").map((line) => line.split("\t")[0])).toEqual(Array.from({ length: 13 }, () => "disallowed"));
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(8);
+    } finally {
+      await Promise.all(servers.map((server) => server.close()));
+    }
   });
 
   it("reads a last line without LF, drops a CR before LF, and applies --profile", async () => {

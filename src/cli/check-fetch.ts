@@ -3,8 +3,10 @@
  * per origin through a `RobotsCache`. It plugs into `robots check` as a batch classifier, so
  * every output format of `check` works unchanged.
  */
-import { isRobotsError, originOf, type CrawlBatchResult, type CrawlReason, type RobotsCacheOptions } from "../index.js";
+import { type CrawlBatchResult, type CrawlReason, type RobotsCacheOptions } from "../index.js";
 import type { AgentQuery, BatchResult } from "../types.js";
+import { requestedPage } from "../location.js";
+import { assertUrlLength } from "../options.js";
 import { parseOptions } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { cacheOptions, commandCache, FETCH_OPTIONS } from "./fetch.js";
@@ -81,10 +83,16 @@ function linesOf(batch: Uint8Array): string[] {
   });
 }
 
-/** Whether the cache can fetch the line's robots.txt: an http or https URL (the platform fetch has no ftp). */
+/**
+ * Whether the cache takes the line: an http or https URL (the platform fetch has no ftp) that is
+ * no longer than a URL may be once requested (percent-encoded). The cache's own checks, made
+ * here, because one URL it refuses refuses its whole batch.
+ */
 function fetchable(line: string): boolean {
   try {
-    return !originOf(line).startsWith("ftp:");
+    const { origin, href } = requestedPage(line);
+    assertUrlLength(href, "the URL");
+    return !origin.startsWith("ftp:");
   } catch {
     return false;
   }
@@ -109,22 +117,7 @@ export function fetchClassifier(agents: AgentQuery, options: RobotsCacheOptions,
         numbers[line] = result.lines[k];
         count(result.reasons[k]);
       });
-      try {
-        decide(usable, await cache.classify(usable.map((i) => lines[i]), agents));
-      } catch (error) {
-        // A URL the cache refuses (longer than MAX_URL_BYTES once encoded) would refuse the whole
-        // batch: its lines are decided one by one, and the refused ones are not URLs, as above.
-        // All at once, so that the cache still fetches origins side by side.
-        if (!isRobotsError(error) || error.code !== "ROBOTS_ERR_INVALID_URL") throw error;
-        await Promise.all(usable.map(async (line) => {
-          try {
-            decide([line], await cache.classify([lines[line]], agents));
-          } catch (lineError) {
-            if (!isRobotsError(lineError) || lineError.code !== "ROBOTS_ERR_INVALID_URL") throw lineError;
-            count("not-a-url");
-          }
-        }));
-      }
+      decide(usable, await cache.classify(usable.map((i) => lines[i]), agents));
       return { allowed, lines: numbers };
     },
     close() {
