@@ -180,6 +180,8 @@ export class RobotsCache {
     const page = requestedPage(url);
     const refusal = unfetchableScheme(page.origin.slice(0, page.origin.indexOf("//")), this.#options.fetch);
     if (refusal !== undefined) throw new RobotsError("ROBOTS_ERR_UNSUPPORTED_SCHEME", refusal);
+    // Here, before any fetch: a URL the engine would refuse costs no request.
+    assertUrlLength(page.href, "the URL");
     return page;
   }
 
@@ -194,8 +196,6 @@ export class RobotsCache {
       let origin: string;
       try {
         ({ origin, href: hrefs[index] } = this.#page(url));
-        // Here, before any fetch, and counted in the caller's list (not an origin's group).
-        assertUrlLength(hrefs[index], "the URL");
       } catch (error) {
         // The caller's own errors (a revoked Proxy) pass through as they are.
         if (!isRobotsError(error)) throw error;

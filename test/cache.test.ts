@@ -217,6 +217,14 @@ describe("RFC 9309 2.4: caching with max-age and a fake clock", () => {
     expect(net.site.requests).toHaveLength(0);
   });
 
+  it("refuses such a URL in isAllowed and explain before any fetch too, whatever the site's policy", async () => {
+    const cache = freshCache();
+    const long = `${net.site.origin}/${"a".repeat(16 << 20)}`;
+    await expect(cache.isAllowed(long, "ExampleBot")).rejects.toThrow(expect.objectContaining({ code: "ROBOTS_ERR_INVALID_URL" }));
+    await expect(cache.explain(long, "ExampleBot")).rejects.toThrow(expect.objectContaining({ code: "ROBOTS_ERR_INVALID_URL" }));
+    expect(net.site.requests).toHaveLength(0);
+  });
+
   it("caps a max-age longer than the cap (24 hours by default)", async () => {
     net.site.route("/robots.txt", text(RULES, { "cache-control": "max-age=604800" }));
     const cache = freshCache();
