@@ -340,3 +340,29 @@ describe("lint in the rfc9309 profile", () => {
     expect(lint(body).map((finding) => finding.message).join("\n")).not.toContain("rfc9309");
   });
 });
+
+describe("lint: the start of the file", () => {
+  it("reports a BOM cut to its first one or two bytes before text: the parser skips them, other parsers do not", () => {
+    for (const prefix of [[0xef], [0xef, 0xbb]]) {
+      const body = new Uint8Array([...prefix, ...new TextEncoder().encode("User-agent: *\nDisallow: /\n")]);
+      const findings = lint(body);
+      expect(findings.map((finding) => `${finding.line}:${finding.code}`)).toEqual(["1:bom"]);
+      expect(findings[0].message).toContain(`the file starts with ${prefix.map((byte) => byte.toString(16).toUpperCase()).join(" ")}, part of a UTF-8 byte-order mark`);
+      const robots = Robots.parse(body);
+      expect(robots.isAllowed("http://example.com/x", "bot")).toBe(false);
+      robots.dispose();
+    }
+  });
+
+  it("says how many rules a file that looks like UTF-16 without a BOM still has in single bytes", () => {
+    const utf16 = new Uint8Array(4_200);
+    for (let i = 0; i < utf16.length; i += 2) utf16[i] = 0x23; // "#" in UTF-16LE: a comment
+    const body = new Uint8Array([...utf16, ...new TextEncoder().encode("\nUser-agent: *\nDisallow: /private\n")]);
+    const [finding] = lint(body).filter((each) => each.code === "utf-16");
+    expect(finding.message).toMatch(/read as bytes, here as by every crawler, only the rule written in single bytes is read$/);
+    const robots = Robots.parse(body);
+    expect(robots.isAllowed("http://example.com/private", "bot")).toBe(false);
+    robots.dispose();
+    expect(lint(utf16).find((each) => each.code === "utf-16")!.message).toMatch(/it holds no rules$/);
+  });
+});

@@ -92,13 +92,29 @@ function bomFindings(robots: LintInput["robots"], bytes: Uint8Array): LintFindin
   }
   const bomless = bomlessUtf16(bytes);
   if (bomless !== undefined) {
-    return [finding("utf-16", 1, `the file looks like ${bomless} without a byte-order mark (every other byte is NUL): read as bytes, here as by every crawler, it holds no rules`, "save it as UTF-8")];
+    // Told from the first 4 KB: ASCII rules after them are still read.
+    const rules = ruleCount(robots);
+    const read = rules === 0 ? "it holds no rules" : `only the ${rules === 1 ? "rule" : `${rules.toLocaleString("en-US")} rules`} written in single bytes ${rules === 1 ? "is" : "are"} read`;
+    return [finding("utf-16", 1, `the file looks like ${bomless} without a byte-order mark (every other byte is NUL): read as bytes, here as by every crawler, ${read}`, "save it as UTF-8")];
   }
-  // A whole BOM, or all that was read of one; a character starting with EF loses that byte, which
-  // invalid-utf8 reports.
+  if (!bom) return [];
   const skipped = skippedBomBytes(bytes);
-  if (!bom || (skipped < 3 && skipped < bytes.length)) return [];
-  return [finding("bom", 1, "the file starts with a UTF-8 byte-order mark: Google and RFC 9309 parsers skip it, some older ones read it as part of the first key", "save it as UTF-8 without a BOM")];
+  // A whole BOM, or all that was read of one.
+  if (skipped === 3 || skipped === bytes.length) {
+    return [finding("bom", 1, "the file starts with a UTF-8 byte-order mark: Google and RFC 9309 parsers skip it, some older ones read it as part of the first key", "save it as UTF-8 without a BOM")];
+  }
+  // `EF BB` then text: the parser skips a start of a BOM too (as Google's does), but the bytes are
+  // no character. (A character that starts with EF, `EF BC 83`, loses that byte: invalid-utf8.)
+  if (skipped < bytes.length && bytes[skipped] < 0x80) {
+    const written = Array.from(bytes.subarray(0, skipped), (byte) => byte.toString(16).toUpperCase()).join(" ");
+    return [finding("bom", 1, `the file starts with ${written}, part of a UTF-8 byte-order mark: Google's parser and this one skip it, but it is no character, and other parsers read it as part of the first key`, "remove those bytes")];
+  }
+  return [];
+}
+
+/** Rule lines in all groups: what the parser found in the file. */
+function ruleCount(robots: LintInput["robots"]): number {
+  return robots.groups.reduce((sum, group) => sum + group.ruleLines, 0);
 }
 
 export function fileFindings(input: LintInput): LintFinding[] {
@@ -107,7 +123,7 @@ export function fileFindings(input: LintInput): LintFinding[] {
   const html = htmlLine(source, robots.groups.length > 0);
   if (html !== undefined) {
     // Rules around the markup are read (Google's parser skips lines it cannot read): say so.
-    const rules = robots.groups.reduce((sum, group) => sum + group.ruleLines, 0);
+    const rules = ruleCount(robots);
     const effect = rules === 0
       ? "crawlers find no rules in it"
       : `Google's parser still reads the ${rules === 1 ? "rule" : `${rules.toLocaleString("en-US")} rules`} in it, other crawlers may refuse the whole file`;
