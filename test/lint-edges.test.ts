@@ -366,3 +366,17 @@ describe("lint: the start of the file", () => {
     expect(lint(utf16).find((each) => each.code === "utf-16")!.message).toMatch(/it holds no rules$/);
   });
 });
+
+describe("lint: NUL bytes in a line", () => {
+  it("reports text lost after a NUL, with what the line reads as, in both profiles, and the verdicts agree", () => {
+    const body = "User-agent: *\nDisallow: /private\0/tmp\nDisallow: /a\0\nDisallow: /b # c\0d\n";
+    for (const profile of ["google", "rfc9309"] as const) {
+      const findings = lint(body, { profile });
+      expect(findings.map((finding) => `${finding.line}:${finding.code}`), profile).toEqual(["2:nul-in-line"]);
+      expect(findings[0].message).toBe("a NUL byte ends this line (parsers read lines as C strings, as Google's does), so `/tmp` after it is ignored: the rule reads `Disallow: /private`, which matches more URLs than written");
+      const robots = Robots.parse(body, { profile });
+      expect(robots.isAllowed("http://example.com/private/public", "bot")).toBe(false);
+      robots.dispose();
+    }
+  });
+});

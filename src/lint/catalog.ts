@@ -28,6 +28,7 @@ export const LINT_CODES: Readonly<Record<LintCode, { readonly severity: LintSeve
   "crawl-delay-not-number": { severity: "warning", about: "a crawl-delay that is not a number of seconds" },
   "size-limit": { severity: "error", about: "content past the size limit (ignored)" },
   "line-too-long": { severity: "error", about: "a line past the length limit (cut)" },
+  "nul-in-line": { severity: "error", about: "a NUL byte before text in a line (the text after it is ignored)" },
   "html-body": { severity: "error", about: "an HTML (or XML) page served as robots.txt" },
   bom: { severity: "info", about: "a UTF-8 byte-order mark at the start (skipped)" },
   "bom-in-key": { severity: "error", about: "a second or mis-encoded byte-order mark glued to a key (the line is lost)" },

@@ -70,7 +70,7 @@ const UTF16_SAMPLE_BYTES = 4096;
  * robots.txt in an 8-bit encoding has. Only a BOM makes it certain, so such a file is reported,
  * not decoded.
  */
-function bomlessUtf16(bytes: Uint8Array): "UTF-16LE" | "UTF-16BE" | undefined {
+export function bomlessUtf16(bytes: Uint8Array): "UTF-16LE" | "UTF-16BE" | undefined {
   const length = Math.min(bytes.length, UTF16_SAMPLE_BYTES) & ~1;
   if (length < 8) return undefined;
   let evenNuls = 0;

@@ -3,7 +3,7 @@
  * group, paths without a leading slash, empty disallows), ignored records and long lines.
  */
 import { finding } from "./catalog.js";
-import { isMarkup } from "./file.js";
+import { bomlessUtf16, isMarkup } from "./file.js";
 import type { LintInput } from "./input.js";
 import type { SourceLine } from "./source.js";
 import { closestKey, KEY_NAMES, lineContent, quote } from "./text.js";
@@ -162,6 +162,23 @@ function otherFindings(info: LineInfo, line: SourceLine, input: LintInput): Lint
   }
 }
 
+/**
+ * A NUL byte before the line's comment, with text after it: the parser reads a line as a C string,
+ * as Google's does (both profiles), so the text after the NUL is silently lost (a rule then
+ * matches more than written).
+ */
+function nulFinding(info: LineInfo, line: SourceLine): LintFinding | undefined {
+  const nul = line.read.indexOf("\0");
+  if (nul === -1) return undefined;
+  const hash = line.read.indexOf("#");
+  if (hash !== -1 && hash < nul) return undefined;
+  const lost = line.read.slice(nul, hash === -1 ? undefined : hash).replace(/\0/g, "").trim();
+  if (lost === "") return undefined;
+  const read = quote(`${binaryToUtf8(line.parsed.key)}: ${binaryToUtf8(line.parsed.value)}`);
+  const effect = info.kind === "allow" || info.kind === "disallow" ? `: the rule reads ${read}, which matches more URLs than written` : `: the line reads ${read}`;
+  return finding("nul-in-line", info.line, `a NUL byte ends this line (parsers read lines as C strings, as Google's does), so ${quote(binaryToUtf8(lost))} after it is ignored${effect}`, "remove the NUL byte: a robots.txt is text");
+}
+
 /** Cutting a long line at the limit changed what it says: not only a comment or trailing space was dropped. */
 function cutChangesRecord(line: SourceLine): boolean {
   const whole = parseLine(line.raw);
@@ -170,12 +187,16 @@ function cutChangesRecord(line: SourceLine): boolean {
 
 export function lineFindings(input: LintInput): LintFinding[] {
   const groupHasRules = groupHasRulesAt(input);
+  // In UTF-16 read as bytes every other byte is NUL: the utf-16 finding says it once.
+  const utf16 = bomlessUtf16(input.bytes) !== undefined;
   const found: LintFinding[] = [];
   input.robots.lines.forEach((info, i) => {
     const line = input.source[i];
     if (info.tooLong && cutChangesRecord(line)) {
       found.push(finding("line-too-long", info.line, `the line is ${line.raw.length.toLocaleString("en-US")} bytes; Google reads only the first ${GOOGLE_LINE_LIMIT}, the rest is dropped`, "shorten it (split a long pattern into several rules)"));
     }
+    const nul = utf16 ? undefined : nulFinding(info, line);
+    if (nul !== undefined) found.push(nul);
     found.push(...keyFindings(info, line, input));
     if (info.kind === "allow" || info.kind === "disallow") found.push(...ruleFindings(info, line, groupHasRules));
     else found.push(...otherFindings(info, line, input));

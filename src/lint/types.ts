@@ -25,6 +25,7 @@ export type LintCode =
   | "crawl-delay-not-number"
   | "size-limit"
   | "line-too-long"
+  | "nul-in-line"
   | "html-body"
   | "bom"
   | "bom-in-key"
