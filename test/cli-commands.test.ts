@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bin, robots, robotsOnTerminal, root } from "./support/cli.js";
 import { reference } from "./support/implementations.js";
+import type { LintReport } from "../src/types.js";
 
 const work = mkdtempSync(join(tmpdir(), "robots-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -361,6 +362,10 @@ describe("help, version and errors", () => {
     expect(endless.status).toBe(2); // lint's errors (NUL bytes, the size limit)
     expect(endless.stdout).toMatch(/\d+ errors?, /);
     expect(endless.stderr).toContain(`robots lint: read the first ${512_000 + (16 << 20)} bytes of "/dev/zero" (16 MiB past --max-bytes); the rest is not read`);
+    // Its size-limit finding does not take what was read for the file's size.
+    const json = spawnSync(process.execPath, [bin, "lint", "/dev/zero", "--json"], { cwd: work, encoding: "utf8", timeout: 30_000, maxBuffer: 64 << 20 });
+    const sizeLimit = (JSON.parse(json.stdout) as LintReport).findings.find((finding) => finding.code === "size-limit");
+    expect(sizeLimit?.message).toMatch(/^the file is more than 17,289,216 bytes; only 512,000 are read/);
     const piped = spawnSync("bash", ["-c", `yes 'Disallow: /x' | "${process.execPath}" "${bin}" allowed --max-bytes 1000 - G https://a.com/x`], { cwd: work, encoding: "utf8", timeout: 30_000 });
     expect([piped.status, piped.stdout]).toEqual([0, "user-agent 'G' with URI 'https://a.com/x': ALLOWED\n"]);
     const meta = spawnSync(process.execPath, [bin, "meta", "/dev/zero", "--agent", "G"], { cwd: work, encoding: "utf8", timeout: 30_000 });

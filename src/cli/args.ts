@@ -109,8 +109,8 @@ export function readAtMost(file: string, limit: number): { bytes: Buffer; comple
 
 const READ_CHUNK = 1 << 20;
 
-/** The robots.txt named on the command line: a file, or `-` for standard input, up to READ_PAST_LIMIT past `maxBytes`. */
-function readRobotsFile(command: string, file: string, maxBytes: number): Buffer {
+/** The robots.txt named on the command line: a file, or `-` for standard input, up to READ_PAST_LIMIT past `maxBytes`; `complete` false when there was more. */
+function readRobotsFile(command: string, file: string, maxBytes: number): { bytes: Buffer; complete: boolean } {
   let read: { bytes: Buffer; complete: boolean };
   try {
     read = readAtMost(file, maxBytes + READ_PAST_LIMIT);
@@ -121,7 +121,7 @@ function readRobotsFile(command: string, file: string, maxBytes: number): Buffer
   if (!read.complete) {
     process.stderr.write(`robots ${command}: read the first ${read.bytes.length} bytes of ${printable(JSON.stringify(fileLabel(file)))} (16 MiB past --max-bytes); the rest is not read\n`);
   }
-  return read.bytes;
+  return read;
 }
 
 /** How the commands show which file they read. */
@@ -129,11 +129,14 @@ export function fileLabel(file: string): string {
   return file === "-" ? "<stdin>" : file;
 }
 
-/** Reads and parses the robots.txt named on the command line. */
-export async function loadRobots(command: string, file: string, options: ParseOptions): Promise<{ body: Buffer; robots: Robots }> {
-  const body = readRobotsFile(command, file, options.maxBytes ?? DEFAULT_MAX_BYTES);
+/**
+ * Reads and parses the robots.txt named on the command line. `complete` is false when the file
+ * went on past what was read: the parsed input's size is then only what was read.
+ */
+export async function loadRobots(command: string, file: string, options: ParseOptions): Promise<{ body: Buffer; robots: Robots; complete: boolean }> {
+  const { bytes: body, complete } = readRobotsFile(command, file, options.maxBytes ?? DEFAULT_MAX_BYTES);
   await init();
-  return { body, robots: Robots.parse(body, options) };
+  return { body, robots: Robots.parse(body, options), complete };
 }
 
 /** Repeated `--agent` values: required, their groups merge. */
