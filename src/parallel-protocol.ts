@@ -34,6 +34,11 @@ export type WorkerResponse =
  */
 export const partCounts = Symbol("partCounts");
 
+/** The pool's default worker count: one per core, at most `limit` (a machine with more cores still gets a pool). */
+export function defaultWorkerCount(cores: number, limit: number): number {
+  return Math.max(1, Math.min(cores, limit));
+}
+
 /** For tests, not part of the API: `pool[workerThreads]()` gives the pool's threads (to stop one, as a crash would). */
 export const workerThreads = Symbol("workerThreads");
 

@@ -15,9 +15,9 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { ALIGNMENT_SLACK, alignmentOf } from "./alignment.js";
 import { assertConstructedBy, describeValue, RobotsError, type RobotsErrorCode } from "./errors.js";
-import { agentList, checkOptionNames, isUint8Array, PARSE_OPTION_NAMES, resolveParseOptions, urlBatch } from "./options.js";
+import { agentList, checkOptionNames, isUint8Array, PARSE_OPTION_NAMES, plainBytes, resolveParseOptions, urlBatch } from "./options.js";
 import { assertBody } from "./input.js";
-import { lineBoundaries, partCounts, workerThreads, type LandedPart, type Landing, type SharedPart, type WorkerReady, type WorkerRequest, type WorkerResponse } from "./parallel-protocol.js";
+import { defaultWorkerCount, lineBoundaries, partCounts, workerThreads, type LandedPart, type Landing, type SharedPart, type WorkerReady, type WorkerRequest, type WorkerResponse } from "./parallel-protocol.js";
 import { linesCapacity, writeLines } from "./url-bytes.js";
 import type { AgentQuery, BatchResult, ParseOptions, UrlBatch } from "./types.js";
 
@@ -72,25 +72,40 @@ type OutgoingPart = { urls: SharedPart | LandedPart | readonly string[]; reserve
  * explicitly, or none when Node refuses some of them. A worker that cannot start is
  * `ROBOTS_ERR_WASM`, as one that fails while starting.
  */
+/** The bytes a worker parses: the body cut to `maxBytes`, in a buffer of their own. */
+function bytesToParse(body: string | Uint8Array, maxBytes: number): Uint8Array {
+  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : plainBytes(body);
+  return bytes.slice(0, Math.min(bytes.length, maxBytes));
+}
+
 function startWorker(script: URL, workerData: unknown): Worker {
-  const given = process.execArgv;
-  const isInputType = (option: string) => option === "--input-type" || option.startsWith("--input-type=");
+  // `--input-type` (a script read from standard input or -e) stops a worker that runs a file,
+  // from the command line or from NODE_OPTIONS, which workers read again from their environment.
+  const nodeOptions = process.env.NODE_OPTIONS ?? "";
+  const env = nodeOptions.includes("--input-type") ? { ...process.env, NODE_OPTIONS: withoutInputType(nodeOptions.split(/\s+/)).join(" ") } : process.env;
   try {
-    if (!given.some(isInputType)) return new Worker(script, { workerData });
-    const kept: string[] = [];
-    for (let i = 0; i < given.length; i++) {
-      if (given[i] === "--input-type") i++; // its value is the next argument
-      else if (!isInputType(given[i])) kept.push(given[i]);
-    }
+    if (!process.execArgv.some(isInputType)) return new Worker(script, { workerData, env });
     try {
-      return new Worker(script, { workerData, execArgv: kept });
+      return new Worker(script, { workerData, env, execArgv: withoutInputType(process.execArgv) });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error;
-      return new Worker(script, { workerData, execArgv: [] });
+      return new Worker(script, { workerData, env, execArgv: [] });
     }
   } catch (error) {
     throw new RobotsError("ROBOTS_ERR_WASM", `a worker failed to start: ${(error as Error).message}`, { cause: error });
   }
+}
+
+const isInputType = (option: string) => option === "--input-type" || option.startsWith("--input-type=");
+
+/** Node options without `--input-type` and its value. */
+function withoutInputType(options: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < options.length; i++) {
+    if (options[i] === "--input-type") i++; // its value is the next argument
+    else if (!isInputType(options[i])) kept.push(options[i]);
+  }
+  return kept;
 }
 
 export class RobotsWorkerPool {
@@ -115,12 +130,13 @@ export class RobotsWorkerPool {
     assertConstructedBy(token, CONSTRUCT, "RobotsWorkerPool", "RobotsWorkerPool.create(body, options)");
     this.#workers = workers;
     for (const { worker } of workers) {
-      // Idle workers do not keep the process alive (a pool left open would hold it for ever); a
-      // batch in flight does (#send).
-      worker.unref();
       worker.on("message", (response: WorkerResponse) => this.#settle(response));
       worker.on("error", (error) => this.#breakDown(`a worker failed: ${error.message}`, error));
       worker.on("exit", (code) => this.#breakDown(`a worker stopped (exit code ${code})`));
+      // Idle workers do not keep the process alive (a pool left open would hold it for ever); a
+      // batch in flight does (#send). After the listeners: adding a "message" listener refs the
+      // worker again, and a pool that never sent a part kept its process alive.
+      worker.unref();
     }
   }
 
@@ -136,35 +152,51 @@ export class RobotsWorkerPool {
   static async create(body: string | Uint8Array, options: WorkerPoolOptions = {}): Promise<RobotsWorkerPool> {
     checkOptionNames(options, ["workers", ...PARSE_OPTION_NAMES]);
     assertBody(body); // Here, not in every worker (whose errors arrive as plain objects).
-    const count = options.workers ?? availableParallelism();
+    const count = options.workers ?? defaultWorkerCount(availableParallelism(), MAX_POOL_WORKERS);
     if (!Number.isSafeInteger(count) || count < 1 || count > MAX_POOL_WORKERS) {
       throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `workers must be an integer from 1 to ${MAX_POOL_WORKERS}, got ${describeValue(count)}`);
     }
     // Read as Robots.parse reads them (inherited ones too), and checked here, not in every worker.
     const parseOptions = resolveParseOptions({ profile: options.profile, maxBytes: options.maxBytes, keepSource: options.keepSource });
     const script = new URL("./parallel-worker.js", import.meta.url);
+    // Each worker is sent only the bytes it parses: a clone of a view copies its whole buffer (a
+    // 27-byte body in a 256 MiB file read at once cost every worker 256 MiB), and a detached body
+    // reads as empty, as in Robots.parse.
+    const workerData = { body: bytesToParse(body, parseOptions.maxBytes), options: parseOptions };
     const workers: Worker[] = [];
-    let ready: PoolWorker[];
+    /** A worker that failed or stopped while the pool started, even after it was ready. */
+    let failure: RobotsError | undefined;
     try {
-      for (let i = 0; i < count; i++) workers.push(startWorker(script, { body, options: parseOptions }));
-      ready = await Promise.all(
+      for (let i = 0; i < count; i++) workers.push(startWorker(script, workerData));
+      const ready = await Promise.all(
         workers.map(
           (worker) =>
             new Promise<PoolWorker>((resolve, reject) => {
+              const fail = (why: string, cause?: unknown) => {
+                failure ??= new RobotsError("ROBOTS_ERR_WASM", `a worker failed to start: ${why}`, { cause });
+                reject(failure);
+              };
               worker.once("message", ({ memory }: WorkerReady) => {
                 const landings = Array.from({ length: IN_FLIGHT_PER_WORKER }, () => ({ pointer: 0, capacity: 0, busy: false }));
                 resolve({ worker, memory, landings });
               });
-              worker.once("error", (error) => reject(new RobotsError("ROBOTS_ERR_WASM", `a worker failed to start: ${error.message}`, { cause: error })));
+              worker.on("error", (error) => fail(error.message, error));
+              worker.on("exit", (code) => fail(`it stopped (exit code ${code})`));
             }),
         ),
       );
+      // One ready early may have stopped while the others started: the pool would wait for its parts for ever.
+      if (failure !== undefined) throw failure;
+      for (const worker of workers) {
+        worker.removeAllListeners("error");
+        worker.removeAllListeners("exit");
+      }
+      return new RobotsWorkerPool(CONSTRUCT, ready);
     } catch (error) {
       // The workers that did start must not keep the process alive.
       await Promise.all(workers.map((worker) => worker.terminate()));
       throw error;
     }
-    return new RobotsWorkerPool(CONSTRUCT, ready);
   }
 
   get size(): number {
@@ -222,8 +254,9 @@ export class RobotsWorkerPool {
     const feed = async (to: PoolWorker, slot: number) => {
       while (next < parts && !failed) {
         const i = next++;
-        const outgoing = part(i, to, slot);
+        let outgoing: OutgoingPart | undefined;
         try {
+          outgoing = part(i, to, slot);
           results[i] = await this.#send(to.worker, outgoing, agents, withLines);
         } catch (error) {
           // The part's landing stays held: the worker may not have made it.
@@ -252,6 +285,10 @@ export class RobotsWorkerPool {
 
   /** Part i of a plain byte batch for a worker's slot: written into the slot's landing if it can be. */
   #plainPart(batch: PlainBatch, i: number, to: PoolWorker, slot: number): OutgoingPart {
+    // Parts are cut as they are sent: a buffer transferred meanwhile reads as empty.
+    if (batch.bytes.length < batch.bounds[batch.bounds.length - 1]) {
+      throw new RobotsError("ROBOTS_ERR_INVALID_URL", "the URL batch was detached (its buffer transferred) while the pool read it: leave a batch as it is until its promise settles");
+    }
     const bytes = batch.bytes.subarray(batch.bounds[i], batch.bounds[i + 1]);
     const land = (memory: Uint8Array, pointer: number): LandedPart => {
       // Written into the worker's memory at the part's own alignment (alignment.ts).

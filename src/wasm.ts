@@ -139,8 +139,13 @@ export class Engine {
       this.regions.set(name, region);
     }
     if (region.capacity < size) {
-      if (region.pointer !== 0) this.call(() => this.exports.release(region.pointer));
       const capacity = Math.max(size, region.capacity * 2, 256);
+      const old = region.pointer;
+      // Forgotten before the allocation, which may fail (memory at its cap): a region that kept
+      // the freed block would hand it out again over whatever took its place.
+      region.pointer = 0;
+      region.capacity = 0;
+      if (old !== 0) this.call(() => this.exports.release(old));
       region.pointer = this.call(() => this.exports.allocate(capacity));
       region.capacity = capacity;
     }

@@ -73,3 +73,14 @@ describe("linear memory past 2 GiB", () => {
     expect(low.verdicts).toEqual([false, true, false, true]);
   });
 });
+
+describe("a scratch region whose growth fails (memory at its 4 GiB cap)", () => {
+  it("does not keep the block it freed: a later region cannot overlap it", () => {
+    const engine = loadEngine(binary);
+    engine.scratch("kept", 1_000);
+    expect(() => engine.scratch("kept", 3.9 * 2 ** 30)).toThrow(expect.objectContaining({ code: "ROBOTS_ERR_WASM" }));
+    const other = engine.scratch("other", 1_000);
+    const kept = engine.scratch("kept", 1_000);
+    expect(kept + 1_000 <= other || other + 1_000 <= kept).toBe(true);
+  });
+});

@@ -4,7 +4,10 @@
  * and the reference answer alike.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import {
@@ -324,6 +327,91 @@ describe("a worker pool left open does not keep the process alive", () => {
     const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
     expect(child.signal).toBeNull();
     expect({ status: child.status, stdout: child.stdout }).toEqual({ status: 0, stdout: "0,1\n" });
+  });
+
+  it.each([
+    ["never used", ""],
+    ["given only empty batches", "await pool.classify([], 'x'); await pool.classify(new Uint8Array(0), 'x');"],
+    ["whose only call was refused before anything was sent", "await pool.classify([1], 'x').catch(() => undefined);"],
+  ])("the process ends with a pool %s (no part was ever sent)", (_, calls) => {
+    const script = `
+      const { RobotsWorkerPool } = await import(${JSON.stringify(new URL("../dist/parallel.js", import.meta.url).href)});
+      const pool = await RobotsWorkerPool.create("User-agent: *\\nDisallow: /p\\n", { workers: 2 });
+      ${calls}
+      console.log("done");
+    `;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(child.signal).toBeNull();
+    expect({ status: child.status, stdout: child.stdout }).toEqual({ status: 0, stdout: "done\n" });
+  });
+});
+
+describe("a worker pool's body", () => {
+  it("is sent to each worker as the bytes it parses, not the whole buffer a view lies in", () => {
+    const script = `
+      const { RobotsWorkerPool } = await import(${JSON.stringify(new URL("../dist/parallel.js", import.meta.url).href)});
+      let big = Buffer.alloc(256 << 20, 0x20);
+      const rules = Buffer.from("User-agent: *\\nDisallow: /p\\n");
+      rules.copy(big, 0);
+      const body = new Uint8Array(big.buffer, big.byteOffset, rules.length);
+      const before = process.memoryUsage().rss;
+      const pool = await RobotsWorkerPool.create(body, { workers: 2 });
+      big = null;
+      globalThis.gc();
+      const grown = process.memoryUsage().rss - before;
+      console.log([...(await pool.classify(["/p", "/q"], "x"))].join(","), grown < 128 * 2 ** 20 ? "small" : \`grew \${grown}\`);
+      await pool.close();
+    `;
+    const child = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+    expect({ status: child.status, stdout: child.stdout, stderr: child.stderr }).toEqual({ status: 0, stdout: "0,1 small\n", stderr: "" });
+  });
+});
+
+describe("a worker pool started from a script on standard input", () => {
+  it("starts its workers when --input-type comes from NODE_OPTIONS (workers read it again from their environment)", () => {
+    const script = `
+      const { RobotsWorkerPool } = await import(${JSON.stringify(new URL("../dist/parallel.js", import.meta.url).href)});
+      const pool = await RobotsWorkerPool.create("User-agent: *\\nDisallow: /p\\n", { workers: 2 });
+      console.log([...(await pool.classify(["/p", "/q"], "x"))].join(","));
+      await pool.close();
+    `;
+    const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --input-type=module`.trim() };
+    const child = spawnSync(process.execPath, [], { input: script, env, encoding: "utf8", timeout: 30_000 });
+    expect({ status: child.status, stdout: child.stdout, stderr: child.stderr }).toEqual({ status: 0, stdout: "0,1\n", stderr: "" });
+  });
+});
+
+describe("a worker pool whose worker stops while it starts", () => {
+  /**
+   * A preloaded module that stops worker thread 1 (before it is ready, or 300 ms after it loaded,
+   * when it is ready) and holds thread 2's start for a second, so that the pool is still starting.
+   */
+  const preload = (when: "before ready" | "after ready") => `
+    import { isMainThread, threadId } from "node:worker_threads";
+    if (!isMainThread && threadId === 1) ${when === "before ready" ? "process.exit(3);" : "setTimeout(() => process.exit(9), 300);"}
+    if (!isMainThread && threadId === 2) { const until = Date.now() + 1000; while (Date.now() < until); }
+  `;
+
+  it.each(["before ready", "after ready"] as const)("rejects create() with ROBOTS_ERR_WASM when it stops %s, and the process ends", (when) => {
+    const dir = mkdtempSync(join(tmpdir(), "robots-pool-"));
+    try {
+      const preloadFile = join(dir, "stop-worker.mjs");
+      writeFileSync(preloadFile, preload(when));
+      const script = `
+        const { RobotsWorkerPool } = await import(${JSON.stringify(new URL("../dist/parallel.js", import.meta.url).href)});
+        try {
+          await RobotsWorkerPool.create("User-agent: *\\nDisallow: /p\\n", { workers: 2 });
+          console.log("created");
+        } catch (error) {
+          console.log(error.code, /stopped \\(exit code \\d\\)/.test(error.message));
+        }
+      `;
+      const child = spawnSync(process.execPath, ["--import", pathToFileURL(preloadFile).href, "--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+      expect(child.signal).toBeNull();
+      expect({ status: child.status, stdout: child.stdout }).toEqual({ status: 0, stdout: "ROBOTS_ERR_WASM true\n" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -8,9 +8,10 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { initSync, isRobotsError, Robots } from "../dist/index.js";
 import { RobotsWorkerPool } from "../dist/parallel.js";
-import { partCounts, splitAtLines, workerThreads } from "../dist/parallel-protocol.js";
+import { defaultWorkerCount, partCounts, splitAtLines, workerThreads } from "../dist/parallel-protocol.js";
 import { url } from "./support/generators.js";
 import { fuzzRuns } from "./support/fuzz.js";
+import { withCode } from "./support/robots-error.js";
 
 const root = new URL("../", import.meta.url);
 const body = readFileSync(new URL("examples/robots.txt", root));
@@ -229,5 +230,39 @@ describe("RobotsWorkerPool", () => {
     expect(parts.every((part, i) => i === parts.length - 1 || part.endsWith("\n"))).toBe(true);
     expect(parts.length).toBe(3);
     expect(splitAtLines(new Uint8Array(0), 4)).toEqual([]);
+  });
+});
+
+describe("the pool's default size", () => {
+  it("is one worker per core, at most the limit (a machine with more cores still gets a pool)", () => {
+    expect(defaultWorkerCount(2, 256)).toBe(2);
+    expect(defaultWorkerCount(320, 256)).toBe(256);
+    expect(defaultWorkerCount(0, 256)).toBe(1);
+  });
+});
+
+describe("the pool and detached buffers", () => {
+  it("reads a detached body as empty, as Robots.parse does (everything allowed)", async () => {
+    const body = new TextEncoder().encode("User-agent: *\nDisallow: /\n");
+    structuredClone(body.buffer, { transfer: [body.buffer] });
+    const pool = await RobotsWorkerPool.create(body, { workers: 1 });
+    try {
+      expect([...(await pool.classify(["/a", "/b"], "x"))]).toEqual([1, 1]);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("refuses a byte batch detached while in flight with ROBOTS_ERR_INVALID_URL, and goes on working", async () => {
+    const pool = await RobotsWorkerPool.create("User-agent: *\nDisallow: /p\n", { workers: 1 });
+    try {
+      const batch = new TextEncoder().encode(Array.from({ length: 20_000 }, (_, i) => (i % 2 ? "/p" : "/q")).join("\n"));
+      const pending = pool.classify(batch, "x");
+      structuredClone(batch.buffer, { transfer: [batch.buffer] });
+      await expect(pending).rejects.toThrow(withCode("ROBOTS_ERR_INVALID_URL"));
+      expect([...(await pool.classify(["/p", "/q"], "x"))]).toEqual([0, 1]);
+    } finally {
+      await pool.close();
+    }
   });
 });
