@@ -203,3 +203,22 @@ describe("a writer that waits for each verdict (a co-process, a terminal)", () =
     expect(lines()).toEqual(["disallowed\thttps://www.example.com/cart\t51", "allowed\thttps://www.example.com/a\t0"]);
   }, 30_000);
 });
+
+describe("a failure while the input stays open", () => {
+  it.each([[["--workers", "1"]], [["--workers", "2"]]])("ends the process with exit 2 after its error, without waiting for the writer to close (%j)", async (workers) => {
+    const child = spawn(process.execPath, [bin, "check", "--robots", "examples/robots.txt", "--agent", "Googlebot", "-q", ...workers], { cwd: root });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    // A UTF-16 list, refused; the writer then keeps its end open (as tail -f does).
+    child.stdin.write(Buffer.from([0xff, 0xfe, 0x68, 0x00]));
+    const timeout = new Promise<"still running">((resolve) => setTimeout(() => resolve("still running"), 10_000));
+    try {
+      expect(await Promise.race([exited, timeout])).toBe(2);
+      expect(stderr).toBe('robots: check: "-" is UTF-16 (it starts with a byte-order mark); save the URL list as UTF-8\n');
+    } finally {
+      child.stdin.destroy();
+      child.kill();
+    }
+  }, 30_000);
+});

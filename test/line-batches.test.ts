@@ -93,3 +93,37 @@ describe("lineBatches", () => {
     expect([first.buffer, second.buffer]).not.toContain(batches[1]!.buffer);
   });
 });
+
+describe("lineBatches: a byte-order mark the input hands over a byte at a time", () => {
+  it.each([
+    ["UTF-8, one byte per read", [[0xef], [0xbb], [0xbf, 0x2f, 0x61, 0x0a]]],
+    ["UTF-8, two bytes then the rest", [[0xef, 0xbb], [0xbf, 0x2f, 0x61, 0x0a]]],
+  ])("skips it: %s", async (_, reads) => {
+    expect((await batchesOf(reads.map((read) => Buffer.from(read)), 1)).map(String)).toEqual(["/a\n"]);
+  });
+
+  it.each([[[[0xff], [0xfe, 0x2f, 0x00]]], [[[0xfe], [0xff, 0x00, 0x2f]]]])("refuses UTF-16 whose mark is split (%j)", async (reads) => {
+    await expect(batchesOf(reads.map((read) => Buffer.from(read)), 1)).rejects.toThrow(/is UTF-16 \(it starts with a byte-order mark\)/);
+  });
+
+  it("keeps bytes that only began like a mark, and an input that ends within one", async () => {
+    expect((await batchesOf([Buffer.from([0xef]), Buffer.from("/a\n")], 1)).map((batch) => [...batch])).toEqual([[0xef, 0x2f, 0x61, 0x0a]]);
+    expect((await batchesOf([Buffer.from([0xef, 0xbb])], 1)).map((batch) => [...batch])).toEqual([[0xef, 0xbb]]);
+    expect(await batchesOf([Buffer.from([0xef, 0xbb, 0xbf])], 1)).toEqual([]);
+  });
+});
+
+describe("lineBatches: stopping early", () => {
+  it("lets go of its input when it fails or its reader stops (a pipe kept open must not keep the process alive)", async () => {
+    const failing = new Readable({ read() {} });
+    failing.push(Buffer.from([0xff, 0xfe, 0x68, 0x00]));
+    await expect(async () => {
+      for await (const _ of lineBatches(failing, "-", 1)) void _;
+    }).rejects.toThrow(/UTF-16/);
+    expect(failing.destroyed).toBe(true);
+    const open = new Readable({ read() {} });
+    open.push(Buffer.from("/a\n/b\n"));
+    for await (const _ of lineBatches(open, "-", 1)) break;
+    expect(open.destroyed).toBe(true);
+  });
+});

@@ -23,9 +23,12 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
   // Whether `pending` holds a line end: lines a stalled input should not keep waiting.
   let pendingLines = false;
   let lastRead = 0;
+  // The first bytes, until they can tell a byte-order mark: a pipe may hand over one byte first.
+  let head: Buffer | undefined = Buffer.alloc(0);
+  let next: Promise<IteratorResult<Buffer>> | undefined;
   try {
     const reads = (input as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-    let next = reads.next();
+    next = reads.next();
     for (;;) {
       // A writer that sends a few URLs and waits for their verdicts (a co-process, a terminal)
       // gets them once its input pauses, instead of when a batch's worth has gathered.
@@ -42,8 +45,15 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
       next = reads.next();
       const read = result.value;
       lastRead = read.length;
-      const chunk = bytesRead === 0 ? withoutByteOrderMark(read, urlsFile) : read;
       bytesRead += read.length;
+      let chunk = read;
+      if (head !== undefined) {
+        // Most inputs: the first read holds all it needs, and stays a view of itself.
+        head = head.length === 0 ? read : Buffer.concat([head, read]);
+        if (mayStartByteOrderMark(head)) continue;
+        chunk = withoutByteOrderMark(head, urlsFile);
+        head = undefined;
+      }
       const lastNewline = pendingBytes + chunk.length < batchBytes ? -1 : chunk.lastIndexOf(0x0a);
       if (lastNewline < 0) {
         pending.push(chunk);
@@ -72,13 +82,27 @@ export async function* lineBatches(input: Readable, urlsFile: string, batchBytes
       keep(chunk.subarray(lastNewline + 1));
       pendingLines = false;
     }
+    // An input that ended within the first bytes of a mark.
+    if (head !== undefined) keep(withoutByteOrderMark(head, urlsFile));
   } catch (error) {
     // Any error of the system (ENOENT, EACCES, EISDIR, ELOOP, ENAMETOOLONG, EIO...) is the file's.
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === "string" && /^E[A-Z0-9]+$/.test(code)) throw new CliError(`check: cannot read URLs from ${printable(JSON.stringify(urlsFile))}: ${code}`);
     throw error;
+  } finally {
+    // Stopped early (a failure here or in the caller): the read under way would hold the input,
+    // and a pipe whose writer keeps it open would keep the process alive after its error.
+    next?.catch(() => undefined);
+    input.destroy();
   }
   if (pendingBytes > 0) yield { batch: pending.length === 1 ? pending[0] : Buffer.concat(pending), bytesRead };
+}
+
+/** Fewer bytes than a byte-order mark, all of them its start (UTF-8's EF BB, or UTF-16's first byte). */
+function mayStartByteOrderMark(head: Buffer): boolean {
+  if (head.length === 0) return true;
+  if (head.length === 1) return head[0] === 0xef || head[0] === 0xff || head[0] === 0xfe;
+  return head.length === 2 && head[0] === 0xef && head[1] === 0xbb;
 }
 
 /** How long an input may pause before the lines it sent are decided without waiting for more. */
