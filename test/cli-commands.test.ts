@@ -123,6 +123,14 @@ describe("robots explain, the details", () => {
     expect(explain("/x/")).toContain("Decided by line 4: Allow /x/$ (priority 4, the directory of an index.html allow rule (Google-specific))\n");
   });
 
+  it("says which of the agents asked about a group names, not all of them", () => {
+    const several = join(work, "several-agents.txt");
+    writeFileSync(several, "User-agent: foo\nDisallow: /b\n\nUser-agent: *\nDisallow: /a\n");
+    const { stdout } = robots(["explain", several, "/b", "--agent", "foo", "--agent", "bar"]);
+    expect(stdout).toContain("  for foo, bar (google profile)\n");
+    expect(stdout).toContain("  the group at line 1 names foo: 1 rule\n");
+  });
+
   it("names only that rule so: not a written `/$` rule on a line that mentions index.html, nor a pattern that holds it", () => {
     const written = join(work, "written-index.txt");
     writeFileSync(written, "User-agent: *\nDisallow: /\nAllow: /d/index.html/$\nAllow: /e/$ # was /e/index.html\n");

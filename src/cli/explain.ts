@@ -135,9 +135,11 @@ function describeGroups(details: ExplainDetails): string[] {
   const deciding = new Set(
     details.groups.flatMap((group) => (details.scope === "specific" ? namingLines(group, details.agents) : group.userAgents.filter((agent) => agent.global))),
   );
+  // Of the agents asked about, those the groups name (the others have no group of their own).
+  const named = details.agents.filter((agent) => details.groups.some((group) => namingLines(group, [agent]).length > 0));
   const out = [
     details.scope === "specific"
-      ? `${lines} ${several ? "name" : "names"} ${who}${merged}`
+      ? `${lines} ${several ? "name" : "names"} ${agentList(named)}${merged}`
       : `no group names ${who}, so ${lines} for * ${several ? "apply" : "applies"} (the global fallback)${merged}`,
     ...[...deciding].map(describeAgentLine),
   ];
