@@ -380,6 +380,12 @@ describe("help, version and errors", () => {
     expect([meta.status, meta.stderr]).toEqual([0, "robots meta: read the first 268435456 bytes of the page; the rest is not read\n"]);
   }, 60_000);
 
+  it("reads a robots.txt from a standard input left non-blocking by its parent, waiting for the writer", () => {
+    const script = `(sleep 0.5; printf 'User-agent: *\\nDisallow: /a\\n') | python3 -c "import os, sys; os.set_blocking(0, False); os.execvp(sys.argv[1], sys.argv[1:])" "${process.execPath}" "${bin}" allowed - foo http://x/a`;
+    const result = spawnSync("bash", ["-c", script], { cwd: work, encoding: "utf8", timeout: 30_000 });
+    expect([result.status, result.stdout, result.stderr]).toEqual([1, "user-agent 'foo' with URI 'http://x/a': DISALLOWED\n", ""]);
+  });
+
   it("refuses a directory on standard input as a named one, and prints file names escaped, on one line", () => {
     writeFileSync(join(work, "dir-rules.txt"), "User-agent: *\nDisallow: /x\n");
     const directory = spawnSync("bash", ["-c", `"${process.execPath}" "${bin}" check --robots dir-rules.txt --agent G < .`], { cwd: work, encoding: "utf8" });

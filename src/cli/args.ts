@@ -96,7 +96,7 @@ export function readAtMost(file: string, limit: number): { bytes: Buffer; comple
     let total = 0;
     for (;;) {
       const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, limit + 1 - total));
-      const read = readSync(fd, chunk, 0, chunk.length, null);
+      const read = readWaiting(fd, chunk);
       if (read === 0) return { bytes: Buffer.concat(chunks, total), complete: true };
       chunks.push(chunk.subarray(0, read));
       total += read;
@@ -108,6 +108,22 @@ export function readAtMost(file: string, limit: number): { bytes: Buffer; comple
 }
 
 const READ_CHUNK = 1 << 20;
+
+/**
+ * readSync that waits for data on a non-blocking descriptor (a standard input some parent set
+ * non-blocking answers EAGAIN while its writer has not written yet).
+ */
+function readWaiting(fd: number, chunk: Buffer): number {
+  for (;;) {
+    try {
+      return readSync(fd, chunk, 0, chunk.length, null);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      Atomics.wait(PAUSE, 0, 0, 5);
+    }
+  }
+}
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 /** The robots.txt named on the command line: a file, or `-` for standard input, up to READ_PAST_LIMIT past `maxBytes`; `complete` false when there was more. */
 function readRobotsFile(command: string, file: string, maxBytes: number): { bytes: Buffer; complete: boolean } {
