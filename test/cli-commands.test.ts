@@ -234,6 +234,13 @@ describe("robots allowed", () => {
 describe("robots check output formats", () => {
   const urls = "http://a.com/public/x\nhttp://a.com/x\nhttp://a.com/public/private/y\n";
 
+  it("gives --rule's text as the parser read it: up to a NUL byte, as up to a comment", () => {
+    const file = join(work, "nul-rule.txt");
+    writeFileSync(file, "User-agent: *\nDisallow: /a\0b # c\n");
+    const { stdout } = robots(["check", "--robots", file, "--agent", "x", "--rule", "-q"], "http://x/a/1\n");
+    expect(stdout).toBe("disallowed\thttp://x/a/1\t2\tDisallow: /a\n");
+  });
+
   it("prints JSON lines, the matching rule's text on request, or only the counts", () => {
     const jsonl = robots(["check", "--robots", EXPLAIN_FILE, "--agent", "other", "--format", "jsonl", "--rule", "-q"], urls);
     expect(jsonl.code).toBe(0);
@@ -342,6 +349,9 @@ describe("help, version and errors", () => {
     [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--format", "csv"], /--format must be tsv or jsonl/],
     [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--workers", "0"], /--workers must be an integer from 1 to 256, got "0"/],
     [["check", "--robots", "-", "--agent", "x"], /cannot both come from standard input/],
+    [["check", "--robots", "-", "--agent", "x", "/dev/stdin"], /cannot both come from standard input/],
+    [["check", "--robots", "/dev/stdin", "--agent", "x"], /cannot both come from standard input/],
+    [["check", "--robots", "/proc/self/fd/0", "--agent", "x", "/dev/fd/0"], /cannot both come from standard input/],
     [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "test"], /cannot read URLs from "test": EISDIR/],
     [["help", "frobnicate"], /unknown command "frobnicate"/],
   ])("%j fails with one line on stderr and exit code 2", (args, message) => {

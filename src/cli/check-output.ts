@@ -21,7 +21,8 @@ export interface RuleTexts {
 }
 
 export function ruleTexts(lines: readonly string[]): RuleTexts {
-  const strings = ["", ...lines.map((line) => line.replace(/#.*$/s, "").trim().replace(/\t/g, " "))];
+  // What the parser read: up to a NUL (lines are C strings) or a comment.
+  const strings = ["", ...lines.map((line) => line.replace(/[\0#].*$/s, "").trim().replace(/\t/g, " "))];
   const encoded = strings.map((line) => utf8.encode(printable(line)));
   const offsets = new Uint32Array(encoded.length + 1);
   for (let i = 0; i < encoded.length; i++) offsets[i + 1] = offsets[i] + encoded[i].length;

@@ -20,9 +20,10 @@ export const CHECK_HELP = `Usage: robots check --robots FILE --agent NAME [optio
 
 Classifies URLs, one per line, from URLS_FILE or standard input ("-" or no file), and prints one
 tab-separated line per URL: "allowed" or "disallowed", the URL, and the matching robots.txt line
-(0 when no rule matched). URLs are written as read: a tab inside one (no valid URL holds one)
-adds a column, the verdict staying first and the line (then --rule's text) last; jsonl decodes
-them as UTF-8, bytes that are not UTF-8 becoming U+FFFD. It streams: millions of URLs in
+(0 when no rule matched). URLs are written as read (one CR before the LF removed): a tab or a
+CR inside one (no valid URL holds either) stays, a tab adding a column, the verdict staying
+first and the line (then --rule's text) last; jsonl decodes them as UTF-8, bytes that are not
+UTF-8 becoming U+FFFD. It streams: millions of URLs in
 constant memory, so it works as a Unix filter and as the mapper of Hadoop Streaming or Spark's
 pipe(). A summary goes to standard error, and on a terminal a progress line (URLs, URLs/s, and
 the time left when the input size is known) while the results go to a file or a pipe (or with
@@ -108,7 +109,9 @@ function parseCheckArgs(args: string[]) {
   if (!(workers >= 1 && workers <= MAX_POOL_WORKERS)) throw new CliError(`check: --workers must be an integer from 1 to ${MAX_POOL_WORKERS}, got "${values.workers}"`);
   if (values.rule && values.count) throw new CliError("check: --rule adds a column to each URL's line, which --count does not print");
   if (positionals.length > 1) throw new CliError(`check: one URL file at most, got ${positionals.length}`);
-  if (values.robots === "-" && (positionals[0] ?? "-") === "-") throw new CliError("check: the robots.txt and the URLs cannot both come from standard input");
+  if (values.robots !== undefined && readsStandardInput(values.robots) && readsStandardInput(positionals[0] ?? "-")) {
+    throw new CliError("check: the robots.txt and the URLs cannot both come from standard input");
+  }
   const options: CheckOptions = {
     robotsFile: values.robots ?? "", // unused with --fetch
     fetch,
@@ -246,4 +249,9 @@ function countAllowed(allowed: Uint8Array): number {
   let count = 0;
   for (let i = 0; i < allowed.length; i++) count += allowed[i];
   return count;
+}
+
+/** `-`, or a name of the process's standard input (which the two inputs of check cannot share). */
+function readsStandardInput(file: string): boolean {
+  return file === "-" || file === "/dev/stdin" || file === "/dev/fd/0" || file === "/proc/self/fd/0";
 }
