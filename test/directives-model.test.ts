@@ -6,26 +6,18 @@
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import {
-  extractMetaTags, IndexingDirectives, initSync, isRobotsError, parseDirectiveDate, xRobotsTagValues,
-  type Directive, type RobotsErrorCode,
+  extractMetaTags, IndexingDirectives, initSync, parseDirectiveDate, xRobotsTagValues,
+  type Directive,
 } from "../src/index.js";
 import { knownReferenceNames } from "../src/directives/charref.js";
 import { xRobotsTagFromLine } from "../src/directives/headers.js";
 import { parse5Metas, scanners } from "./support/directives.js";
 import { fuzzRuns } from "./support/fuzz.js";
 import { perByteRatio } from "./support/linear-time.js";
+import { codeOf } from "./support/robots-error.js";
 
 const fuzz = fuzzRuns(20261122, 300);
 
-function codeOf(run: () => unknown): RobotsErrorCode | undefined {
-  try {
-    run();
-  } catch (error) {
-    if (isRobotsError(error)) return error.code;
-    throw error;
-  }
-  return undefined;
-}
 
 describe("public API", () => {
   it("reads headers without the engine, and needs init() for HTML", () => {
