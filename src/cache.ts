@@ -20,6 +20,28 @@ import type { AgentQuery } from "./types.js";
 /** Called with the entry once a fetch is stored, or with the error when it could not be. */
 type Waiter = (entry: CacheEntry | undefined, error?: unknown) => void;
 
+/**
+ * A page's origin (the cache key) and the URL its rules are matched against: the one a crawler's
+ * HTTP client requests (see requestedPage). A scheme `fetch` cannot fetch is refused.
+ */
+export function pageOf(url: string | URL, fetch: typeof globalThis.fetch): { origin: string; href: string } {
+  const page = requestedPage(url);
+  const refusal = unfetchableScheme(page.origin.slice(0, page.origin.indexOf("//")), fetch);
+  if (refusal !== undefined) throw new RobotsError("ROBOTS_ERR_UNSUPPORTED_SCHEME", refusal);
+  return page;
+}
+
+/**
+ * pageOf for a page to decide, which must also be no longer than a URL may be: checked before
+ * anything is fetched, so that a URL the engine would refuse costs no request (`check --fetch`
+ * uses it to find such lines before a batch, which one of them would refuse whole).
+ */
+export function requestablePage(url: string | URL, fetch: typeof globalThis.fetch): { origin: string; href: string } {
+  const page = pageOf(url, fetch);
+  assertUrlLength(page.href, "the URL");
+  return page;
+}
+
 export class RobotsCache {
   /** Rebuilds a cache from `toJSON()` output (the engine is loaded synchronously to compile the bodies). */
   static fromJSON(data: RobotsCacheData, options?: RobotsCacheOptions): RobotsCache {
@@ -169,20 +191,11 @@ export class RobotsCache {
 
   /** The cache key of a page, checked before anything is fetched. */
   #originOf(url: string | URL): string {
-    return this.#page(url).origin;
+    return pageOf(url, this.#options.fetch).origin;
   }
 
-  /**
-   * A page's origin (the cache key, checked before anything is fetched) and the URL its rules
-   * are matched against: the one a crawler's HTTP client requests (see requestedPage).
-   */
   #page(url: string | URL): { origin: string; href: string } {
-    const page = requestedPage(url);
-    const refusal = unfetchableScheme(page.origin.slice(0, page.origin.indexOf("//")), this.#options.fetch);
-    if (refusal !== undefined) throw new RobotsError("ROBOTS_ERR_UNSUPPORTED_SCHEME", refusal);
-    // Here, before any fetch: a URL the engine would refuse costs no request.
-    assertUrlLength(page.href, "the URL");
-    return page;
+    return requestablePage(url, this.#options.fetch);
   }
 
   /** Indices of the URLs per origin, in input order, and each URL as requested; an invalid URL throws with its index. */

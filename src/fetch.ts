@@ -8,6 +8,7 @@ import type { FetchRobotsOptions, RobotsFetchResult } from "./crawler-types.js";
 import { type ResolvedFetchOptions, resolveFetchOptions } from "./crawler-options.js";
 import { describeValue, RobotsError } from "./errors.js";
 import { parsedUrl } from "./location.js";
+import { isUint8Array } from "./options.js";
 import {
   ageOf, isRedirectStatus, maxAgeOf, type OutcomeOf, outcomeOfFailure, outcomeOfStatus, REDIRECT_FAILURE,
 } from "./fetch-outcome.js";
@@ -236,6 +237,9 @@ async function readLimited(
   response: Response, maxBytes: number, total: AbortSignal, totalTimeout: number,
 ): Promise<{ body: Uint8Array; truncated: boolean }> {
   if (response.body === null) return { body: EMPTY, truncated: false };
+  // A body read before (a wrapper that hands out one Response twice) would read as an empty file,
+  // which allows everything.
+  if (response.bodyUsed === true) throw new FetchFailure("network-error", "the response's body was already read");
   const chunks: Uint8Array[] = [];
   let size = 0;
   let reader: BodyReader | undefined;
@@ -246,7 +250,7 @@ async function readLimited(
     for (;;) {
       const { done, value } = await untilAborted(reader.read(), total);
       if (done) return { body: joinChunks(chunks, size), truncated: false };
-      if (!(value instanceof Uint8Array)) throw new Error("the body stream gave something other than bytes");
+      if (!isUint8Array(value)) throw new Error("the body stream gave something other than bytes");
       chunks.push(value);
       size += value.length;
       // RFC 9309 2.5: parse the first maxBytes, ignore the rest.
@@ -280,7 +284,10 @@ function bodyReader(body: unknown): BodyReader {
     return { read: () => reader.read(), cancel: () => reader.cancel() };
   }
   const iterator = stream[Symbol.asyncIterator]!();
-  return { read: () => iterator.next(), cancel: () => iterator.return?.() };
+  // Destroyed, not only returned: return() waits behind a read still pending (a stalled body
+  // after a timeout), and the connection would stay open.
+  const destroy = (body as { destroy?: () => void }).destroy;
+  return { read: () => iterator.next(), cancel: () => (destroy?.call(body), iterator.return?.()) };
 }
 
 /** Runs a clean-up that may fail, or be missing from an injected fetch's stream, without a word. */

@@ -40,7 +40,7 @@ const IDLE_BUFFERS = 1;
 export const MAX_POOL_WORKERS = 256;
 
 export interface WorkerPoolOptions extends ParseOptions {
-  /** Number of worker threads, 1 to 256 (default: the number of cores). */
+  /** Number of worker threads, 1 to 256 (default: the number of cores, at most 256). */
   workers?: number;
 }
 
@@ -63,6 +63,12 @@ interface PoolWorker {
 /** A part ready to send, and what to do once its answer is in. */
 type OutgoingPart = { urls: SharedPart | LandedPart | readonly string[]; reserve?: { slot: number; bytes: number }; done?: (result: PartResult) => void };
 
+/** The bytes a worker parses: the body cut to `maxBytes`, in a buffer of their own. */
+function bytesToParse(body: string | Uint8Array, maxBytes: number): Uint8Array {
+  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : plainBytes(body);
+  return bytes.slice(0, Math.min(bytes.length, maxBytes));
+}
+
 /**
  * Starts a pool worker. A worker inherits the process's Node options when given none, and Node
  * itself leaves out those that apply to the whole process (`--max-old-space-size`, `--title`),
@@ -70,19 +76,10 @@ type OutgoingPart = { urls: SharedPart | LandedPart | readonly string[]; reserve
  * must go: it makes a worker started from a file fail (ERR_INPUT_TYPE_NOT_ALLOWED) when the
  * process runs a script given to `node --input-type=module -e`. Then the other options are passed
  * explicitly, or none when Node refuses some of them. A worker that cannot start is
- * `ROBOTS_ERR_WASM`, as one that fails while starting.
+ * `ROBOTS_ERR_WASM`, as one that fails while starting. `--input-type` in NODE_OPTIONS, which
+ * workers read again from their environment, goes from the `env` given (workerEnvironment).
  */
-/** The bytes a worker parses: the body cut to `maxBytes`, in a buffer of their own. */
-function bytesToParse(body: string | Uint8Array, maxBytes: number): Uint8Array {
-  const bytes = typeof body === "string" ? new TextEncoder().encode(body) : plainBytes(body);
-  return bytes.slice(0, Math.min(bytes.length, maxBytes));
-}
-
-function startWorker(script: URL, workerData: unknown): Worker {
-  // `--input-type` (a script read from standard input or -e) stops a worker that runs a file,
-  // from the command line or from NODE_OPTIONS, which workers read again from their environment.
-  const nodeOptions = process.env.NODE_OPTIONS ?? "";
-  const env = nodeOptions.includes("--input-type") ? { ...process.env, NODE_OPTIONS: withoutInputType(nodeOptions.split(/\s+/)).join(" ") } : process.env;
+function startWorker(script: URL, workerData: unknown, env: NodeJS.ProcessEnv): Worker {
   try {
     if (!process.execArgv.some(isInputType)) return new Worker(script, { workerData, env });
     try {
@@ -94,6 +91,13 @@ function startWorker(script: URL, workerData: unknown): Worker {
   } catch (error) {
     throw new RobotsError("ROBOTS_ERR_WASM", `a worker failed to start: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/** The environment of the pool's workers: the process's, without `--input-type` in NODE_OPTIONS. */
+function workerEnvironment(): NodeJS.ProcessEnv {
+  const nodeOptions = process.env.NODE_OPTIONS ?? "";
+  if (!nodeOptions.includes("--input-type")) return process.env;
+  return { ...process.env, NODE_OPTIONS: withoutInputType(nodeOptions.split(/\s+/)).join(" ") };
 }
 
 const isInputType = (option: string) => option === "--input-type" || option.startsWith("--input-type=");
@@ -167,7 +171,8 @@ export class RobotsWorkerPool {
     /** A worker that failed or stopped while the pool started, even after it was ready. */
     let failure: RobotsError | undefined;
     try {
-      for (let i = 0; i < count; i++) workers.push(startWorker(script, workerData));
+      const env = workerEnvironment();
+      for (let i = 0; i < count; i++) workers.push(startWorker(script, workerData, env));
       const ready = await Promise.all(
         workers.map(
           (worker) =>

@@ -225,6 +225,15 @@ describe("RFC 9309 2.4: caching with max-age and a fake clock", () => {
     expect(net.site.requests).toHaveLength(0);
   });
 
+  it("answers crawlDelay, sitemaps and describe for such a URL: they need only its origin", async () => {
+    net.site.route("/robots.txt", text("User-agent: *\nCrawl-delay: 5\nSitemap: https://example.com/s.xml\n"));
+    const cache = freshCache();
+    const long = `${net.site.origin}/${"a".repeat(16 << 20)}`;
+    expect(await cache.crawlDelay(long, "ExampleBot")).toBe(5);
+    expect(await cache.sitemaps(long)).toEqual(["https://example.com/s.xml"]);
+    expect((await cache.describe(long)).fetch?.status).toBe(200);
+  });
+
   it("caps a max-age longer than the cap (24 hours by default)", async () => {
     net.site.route("/robots.txt", text(RULES, { "cache-control": "max-age=604800" }));
     const cache = freshCache();

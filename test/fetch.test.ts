@@ -4,6 +4,7 @@
  * the last suite, which checks the injection point itself.
  */
 import { Readable } from "node:stream";
+import { runInNewContext } from "node:vm";
 import { brotliCompressSync, deflateSync, gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -469,6 +470,31 @@ describe("fetchRobots: responses of other kinds from an injected fetch", () => {
       const result = await fetchRobots("http://a.test/robots.txt", { fetch: async () => response as never });
       expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", status: 200 });
     }
+  });
+
+  it("closes a Node stream body that stalls past the total timeout (a stalled read kept the connection open)", async () => {
+    const body = new Readable({ read() {} });
+    body.push(new TextEncoder().encode("User-agent: *\n"));
+    const result = await fetchRobots("http://a.test/robots.txt", { totalTimeout: 200, fetch: async () => ({ status: 200, headers: new Headers(), body }) as never });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "timeout" });
+    await vi.waitFor(() => expect(body.destroyed).toBe(true));
+  });
+
+  it("counts a body read to its end before (then unlocked) as a network error, not an empty file that allows everything", async () => {
+    const web = new Response("User-agent: *\nDisallow: /\n");
+    const reader = web.body!.getReader();
+    while (!(await reader.read()).done);
+    reader.releaseLock();
+    const node = { status: 200, headers: new Headers(), body: Readable.from([]), bodyUsed: true };
+    for (const response of [web, node]) {
+      expect(await fetchRobots("http://a.test/robots.txt", { fetch: async () => response as never })).toMatchObject({ outcome: "unreachable", reason: "network-error" });
+    }
+  });
+
+  it("takes chunks made in another realm (a vm context) as bytes", async () => {
+    const chunk = runInNewContext("new Uint8Array([0x23, 0x0a])") as Uint8Array;
+    const result = await fetchRobots("http://a.test/robots.txt", { fetch: async () => ({ status: 200, headers: new Headers(), body: Readable.from([chunk]) }) as never });
+    expect(result).toMatchObject({ outcome: "ok", bytes: 2 });
   });
 
   it("counts Response.error() (the Fetch standard's network error) as a network error, which onNetworkFailure may make unavailable", async () => {

@@ -76,6 +76,11 @@ describe("lint: a page served as robots.txt", () => {
     }
   });
 
+  it("without rules says it once: its styles and scripts get no findings of their own", () => {
+    const page = "<!DOCTYPE html>\n<html><head><style>\nbody {\n  margin: 0;\n}\n</style>\n<script>\nvar x = 1;\n</script></head>\n<body>Not found</body></html>\n";
+    expect(codes(page)).toEqual(["1:html-body"]);
+  });
+
   it("without rules says crawlers find none", () => {
     const [finding] = lint("<html><body>Not found</body></html>\n");
     expect(finding).toMatchObject({ code: "html-body", line: 1, message: "this is an HTML or XML page, not a robots.txt (`<html><body>Not found</body></html>`): crawlers find no rules in it" });
@@ -306,6 +311,11 @@ describe("lint takes time in proportion to the file", () => {
   it("on many groups of distinct agents (each agent's summary was a pass over every group)", () => {
     const groups = (count: number) => Array.from({ length: count }, (_, i) => `User-agent: agent${String.fromCharCode(97 + (i % 26))}${i.toString(36).replace(/[0-9]/g, (d) => "ghijklmnop"[Number(d)])}\nCrawl-delay: 1\nDisallow: /`).join("\n");
     expect(perByteRatio(lintOnce, groups(250), groups(4_000))).toBeLessThan(4);
+  });
+
+  it("on one group of many agents and no rules (each agent was compared with every one before it)", () => {
+    const group = (count: number) => `${Array.from({ length: count }, (_, i) => `User-agent: bot${i.toString(26).replace(/[0-9]/g, (d) => "qrstuvwxyz"[Number(d)])}`).join("\n")}\nCrawl-delay: 1\n`;
+    expect(perByteRatio(lintOnce, group(250), group(4_000))).toBeLessThan(4);
   });
 
   it("on a long user-agent value without `bot` (its product token was searched from every character)", () => {

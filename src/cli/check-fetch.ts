@@ -5,8 +5,7 @@
  */
 import { type CrawlBatchResult, type CrawlReason, type RobotsCacheOptions } from "../index.js";
 import type { AgentQuery, BatchResult } from "../types.js";
-import { requestedPage } from "../location.js";
-import { assertUrlLength } from "../options.js";
+import { requestablePage } from "../cache.js";
 import { parseOptions } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { cacheOptions, commandCache, FETCH_OPTIONS } from "./fetch.js";
@@ -84,15 +83,14 @@ function linesOf(batch: Uint8Array): string[] {
 }
 
 /**
- * Whether the cache takes the line: an http or https URL (the platform fetch has no ftp) that is
- * no longer than a URL may be once requested (percent-encoded). The cache's own checks, made
- * here, because one URL it refuses refuses its whole batch.
+ * Whether the cache takes the line, by its own check: a URL it can fetch the robots.txt of (the
+ * platform fetch has no ftp) and no longer than a request may be. Made here, because one URL the
+ * cache refuses refuses its whole batch.
  */
 function fetchable(line: string): boolean {
   try {
-    const { origin, href } = requestedPage(line);
-    assertUrlLength(href, "the URL");
-    return !origin.startsWith("ftp:");
+    requestablePage(line, globalThis.fetch);
+    return true;
   } catch {
     return false;
   }

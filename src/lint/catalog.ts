@@ -30,7 +30,7 @@ export const LINT_CODES: Readonly<Record<LintCode, { readonly severity: LintSeve
   "line-too-long": { severity: "error", about: "a line past the length limit (cut)" },
   "nul-in-line": { severity: "error", about: "a NUL byte before text in a line (the text after it is ignored)" },
   "html-body": { severity: "error", about: "an HTML (or XML) page served as robots.txt" },
-  bom: { severity: "info", about: "a UTF-8 byte-order mark at the start (skipped)" },
+  bom: { severity: "info", about: "a UTF-8 byte-order mark at the start, or its first bytes before text (skipped)" },
   "bom-in-key": { severity: "error", about: "a second or mis-encoded byte-order mark glued to a key (the line is lost)" },
   "invalid-utf8": { severity: "warning", about: "bytes that are not UTF-8" },
   "utf-16": { severity: "error", about: "a UTF-16 file (most crawlers read garbage)" },

@@ -25,9 +25,16 @@ export function htmlLine(source: readonly SourceLine[], hasGroups: boolean): Sou
   return source.find((line) => isMarkup(line) && HTML_START.test(lineContent(line)));
 }
 
-/** A line that starts with a tag: in a page, the html-body finding explains it, and it gets no other. */
-export function isMarkup(line: SourceLine): boolean {
+function isMarkup(line: SourceLine): boolean {
   return line.raw.trimStart().startsWith("<");
+}
+
+/**
+ * A line the html-body finding speaks for, which gets no finding of its own: in a page, a line of
+ * markup; in a page without rules (a 404 page), every line, its styles and scripts too.
+ */
+export function coveredByHtml(input: LintInput, line: SourceLine): boolean {
+  return input.html !== undefined && (input.rules === 0 || isMarkup(line));
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -85,15 +92,13 @@ export function bomlessUtf16(bytes: Uint8Array): "UTF-16LE" | "UTF-16BE" | undef
   return undefined;
 }
 
-function bomFindings(robots: LintInput["robots"], bytes: Uint8Array): LintFinding[] {
+function bomFindings({ robots, bytes, rules, utf16: bomless }: LintInput): LintFinding[] {
   const { encoding, bom } = robots.input;
   if (encoding !== "utf-8") {
     return [finding("utf-16", 1, `the file is ${encoding.toUpperCase()}: decoded here, but Google's parser and most crawlers read it as garbage and find no rules`, "save it as UTF-8")];
   }
-  const bomless = bomlessUtf16(bytes);
   if (bomless !== undefined) {
     // Told from the first 4 KB: ASCII rules after them are still read.
-    const rules = ruleCount(robots);
     const read = rules === 0 ? "it holds no rules" : `only the ${rules === 1 ? "rule" : `${rules.toLocaleString("en-US")} rules`} written in single bytes ${rules === 1 ? "is" : "are"} read`;
     return [finding("utf-16", 1, `the file looks like ${bomless} without a byte-order mark (every other byte is NUL): read as bytes, here as by every crawler, ${read}`, "save it as UTF-8")];
   }
@@ -112,18 +117,11 @@ function bomFindings(robots: LintInput["robots"], bytes: Uint8Array): LintFindin
   return [];
 }
 
-/** Rule lines in all groups: what the parser found in the file. */
-function ruleCount(robots: LintInput["robots"]): number {
-  return robots.groups.reduce((sum, group) => sum + group.ruleLines, 0);
-}
-
 export function fileFindings(input: LintInput): LintFinding[] {
-  const { robots, source, bytes } = input;
-  const found = bomFindings(robots, bytes);
-  const html = htmlLine(source, robots.groups.length > 0);
+  const { robots, source, bytes, html, rules } = input;
+  const found = bomFindings(input);
   if (html !== undefined) {
     // Rules around the markup are read (Google's parser skips lines it cannot read): say so.
-    const rules = ruleCount(robots);
     const effect = rules === 0
       ? "crawlers find no rules in it"
       : `Google's parser still reads the ${rules === 1 ? "rule" : `${rules.toLocaleString("en-US")} rules`} in it, other crawlers may refuse the whole file`;

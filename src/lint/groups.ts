@@ -96,7 +96,6 @@ function gapFindings(input: LintInput, group: GroupInfo): LintFinding[] {
 /** Agents named again in a later group: the groups merge. */
 function repeatFindings(groups: readonly GroupInfo[]): LintFinding[] {
   const firstGroup = new Map<string, { group: number; line: number }>();
-  const byName = ruleGroupsByName(groups);
   const found: LintFinding[] = [];
   for (const group of groups) {
     for (const agent of group.userAgents) {
@@ -140,12 +139,14 @@ function ruleGroupsByName(groups: readonly GroupInfo[]): RuleGroupsByName {
 function emptyGroupFinding(group: GroupInfo, byName: RuleGroupsByName, hasGlobal: boolean): LintFinding | undefined {
   if (group.ruleLines > 0) return undefined;
   const names: string[] = [];
+  const seen = new Set<string>();
   const merged: string[] = [];
   const mergedLines = new Set<number>();
   const free: string[] = [];
   for (const agent of group.userAgents) {
     const name = agentName(agent);
-    if (name === "" || names.some((seen) => seen.toLowerCase() === name.toLowerCase())) continue;
+    if (name === "" || seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
     names.push(name);
     const lines = byName.get(name.toLowerCase());
     if (lines === undefined) {
@@ -174,7 +175,7 @@ function emptyGroupFinding(group: GroupInfo, byName: RuleGroupsByName, hasGlobal
 export function groupFindings(input: LintInput): LintFinding[] {
   const { groups } = input.robots;
   if (groups.length === 0) {
-    return input.html ? [] : [finding("no-groups", 1, "there is no User-agent line, so every URL is allowed for every crawler", "start the rules with `User-agent: *`")];
+    return input.html !== undefined ? [] : [finding("no-groups", 1, "there is no User-agent line, so every URL is allowed for every crawler", "start the rules with `User-agent: *`")];
   }
   const hasGlobal = groups.some((group) => group.userAgents.some((agent) => agent.global));
   const byName = ruleGroupsByName(groups);

@@ -4,7 +4,7 @@
  * input), plus the text of its lines where the metadata has none. Not the hot path: it is for
  * site owners, once per file.
  */
-import { fileFindings, htmlLine } from "./file.js";
+import { bomlessUtf16, fileFindings, htmlLine } from "./file.js";
 import { groupFindings } from "./groups.js";
 import type { LintInput } from "./input.js";
 import { lineFindings } from "./lines.js";
@@ -84,7 +84,14 @@ export function lintRobots(robots: RobotsTxt, source: Uint8Array | undefined): L
     throw new RobotsError("ROBOTS_ERR_NO_SOURCE", "lint() needs the robots.txt text: parse it with { keepSource: true }");
   }
   const lines = readSource(source, robots.profile);
-  const input: LintInput = { robots, bytes: source, source: lines, html: htmlLine(lines, robots.groups.length > 0) !== undefined };
+  const input: LintInput = {
+    robots,
+    bytes: source,
+    source: lines,
+    html: htmlLine(lines, robots.groups.length > 0),
+    rules: robots.groups.reduce((sum, group) => sum + group.ruleLines, 0),
+    utf16: bomlessUtf16(source),
+  };
   const findings: LintFinding[] = [
     ...fileFindings(input),
     ...lineFindings(input),

@@ -9,6 +9,10 @@ export interface LintInput {
   bytes: Uint8Array;
   /** The text of each line, in the order of `robots.lines`. */
   source: readonly SourceLine[];
-  /** The body is an HTML page: findings on its markup lines (isMarkup), which only repeat that, are left out. */
-  html: boolean;
+  /** The line that shows the body is an HTML page (htmlLine), if it is one: see coveredByHtml. */
+  html: SourceLine | undefined;
+  /** Rule lines the parser read, in all groups. */
+  rules: number;
+  /** The byte order of a file that looks like UTF-16 without a byte-order mark (bomlessUtf16). */
+  utf16: "UTF-16LE" | "UTF-16BE" | undefined;
 }

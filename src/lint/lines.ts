@@ -3,7 +3,7 @@
  * group, paths without a leading slash, empty disallows), ignored records and long lines.
  */
 import { finding } from "./catalog.js";
-import { bomlessUtf16, isMarkup } from "./file.js";
+import { coveredByHtml } from "./file.js";
 import type { LintInput } from "./input.js";
 import type { SourceLine } from "./source.js";
 import { closestKey, KEY_NAMES, lineContent, quote } from "./text.js";
@@ -77,7 +77,7 @@ function keyFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFi
   if (meant.colonInValue) {
     const read = info.kind === "unknown" ? "crawlers ignore the line" : `Google reads ${quote(`${KEY_NAMES[info.kind]}: ${binaryToUtf8(line.parsed.value)}`)} and other crawlers ignore the line`;
     found.push(finding("colon-in-value", info.line, `no colon after ${quote(written())}: the line is split at the colon inside the value, so ${read}`, `write \`${name}: ${value}\``));
-  } else if (info.missingColon && !(input.html && info.kind === "unknown" && isMarkup(line))) {
+  } else if (info.missingColon && !(info.kind === "unknown" && coveredByHtml(input, line))) {
     // In an HTML page every `<tag attribute>` looks like a key without a colon: one html-body finding says it all.
     found.push(finding("missing-colon", info.line, `no colon after ${quote(written())}: Google accepts "key value"${readHereToo(input, " and so does the rfc9309 profile")}, RFC 9309 and most crawlers need "key: value"`, `write \`${name}: ${value}\``));
   }
@@ -150,9 +150,9 @@ function otherFindings(info: LineInfo, line: SourceLine, input: LintInput): Lint
   switch (info.kind) {
     case "unknown":
       // A known first word before a colon inside the value: colon-in-value says it.
-      return (input.html && isMarkup(line)) || line.meant.colonInValue ? [] : [unknownKeyFinding(info, line)];
+      return coveredByHtml(input, line) || line.meant.colonInValue ? [] : [unknownKeyFinding(info, line)];
     case "invalid":
-      return input.html && isMarkup(line) ? [] : [invalidLineFinding(info, line)];
+      return coveredByHtml(input, line) ? [] : [invalidLineFinding(info, line)];
     case "ignored-record": {
       const note = IGNORED_RECORD_NOTES[asciiLower(line.parsed.key)];
       return note === undefined ? [] : [finding("ignored-record", info.line, note.message, note.fix)];
@@ -187,15 +187,14 @@ function cutChangesRecord(line: SourceLine): boolean {
 
 export function lineFindings(input: LintInput): LintFinding[] {
   const groupHasRules = groupHasRulesAt(input);
-  // In UTF-16 read as bytes every other byte is NUL: the utf-16 finding says it once.
-  const utf16 = bomlessUtf16(input.bytes) !== undefined;
   const found: LintFinding[] = [];
   input.robots.lines.forEach((info, i) => {
     const line = input.source[i];
     if (info.tooLong && cutChangesRecord(line)) {
       found.push(finding("line-too-long", info.line, `the line is ${line.raw.length.toLocaleString("en-US")} bytes; Google reads only the first ${GOOGLE_LINE_LIMIT}, the rest is dropped`, "shorten it (split a long pattern into several rules)"));
     }
-    const nul = utf16 ? undefined : nulFinding(info, line);
+    // In UTF-16 read as bytes every other byte is NUL: the utf-16 finding says it once.
+    const nul = input.utf16 !== undefined ? undefined : nulFinding(info, line);
     if (nul !== undefined) found.push(nul);
     found.push(...keyFindings(info, line, input));
     if (info.kind === "allow" || info.kind === "disallow") found.push(...ruleFindings(info, line, groupHasRules));
