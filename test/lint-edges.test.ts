@@ -390,3 +390,10 @@ describe("lint: NUL bytes in a line", () => {
     }
   });
 });
+
+describe("lint fixes", () => {
+  it("write a record without a value as `key:`, with no space after the colon", () => {
+    const [typo] = lint("User-agent: *\nDisallow all:\n").filter((finding) => finding.code === "typo");
+    expect(typo.fix).toBe("write `Disallow:`");
+  });
+});

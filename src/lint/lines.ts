@@ -30,6 +30,11 @@ const IGNORED_RECORD_NOTES: Readonly<Record<string, { message: string; fix: stri
   noarchive: { message: "Noarchive is not a robots.txt rule", fix: 'use a `<meta name="robots" content="noarchive">` tag or an X-Robots-Tag header' },
 };
 
+/** A record as it should be written: `key: value`, or `key:` without a value. */
+function recordText(key: string, value: string): string {
+  return value === "" ? `${key}:` : `${key}: ${value}`;
+}
+
 /** The rfc9309 profile reads keys as Google does (README): a finding about Google's reading says so there, in `words`. */
 function readHereToo(input: LintInput, words: string): string {
   return input.robots.profile === "rfc9309" ? words : "";
@@ -71,15 +76,15 @@ function keyFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFi
   const value = binaryToUtf8(meant.value);
   if (directive !== undefined && (meant.typo || asciiLower(meant.key) !== meant.kind)) {
     const how = meant.typo ? "an accepted misspelling" : "a key that starts with the right one";
-    found.push(finding("typo", info.line, `${quote(written())} is read as ${directive} by Google${readHereToo(input, " and by the rfc9309 profile")} (${how}); other crawlers ignore the line`, `write \`${directive}: ${value}\``));
+    found.push(finding("typo", info.line, `${quote(written())} is read as ${directive} by Google${readHereToo(input, " and by the rfc9309 profile")} (${how}); other crawlers ignore the line`, `write \`${recordText(directive, value)}\``));
   }
   const name = directive ?? KEY_NAMES[asciiLower(meant.key)] ?? written();
   if (meant.colonInValue) {
     const read = info.kind === "unknown" ? "crawlers ignore the line" : `Google reads ${quote(`${KEY_NAMES[info.kind]}: ${binaryToUtf8(line.parsed.value)}`)} and other crawlers ignore the line`;
-    found.push(finding("colon-in-value", info.line, `no colon after ${quote(written())}: the line is split at the colon inside the value, so ${read}`, `write \`${name}: ${value}\``));
+    found.push(finding("colon-in-value", info.line, `no colon after ${quote(written())}: the line is split at the colon inside the value, so ${read}`, `write \`${recordText(name, value)}\``));
   } else if (info.missingColon && !(info.kind === "unknown" && coveredByHtml(input, line))) {
     // In an HTML page every `<tag attribute>` looks like a key without a colon: one html-body finding says it all.
-    found.push(finding("missing-colon", info.line, `no colon after ${quote(written())}: Google accepts "key value"${readHereToo(input, " and so does the rfc9309 profile")}, RFC 9309 and most crawlers need "key: value"`, `write \`${name}: ${value}\``));
+    found.push(finding("missing-colon", info.line, `no colon after ${quote(written())}: Google accepts "key value"${readHereToo(input, " and so does the rfc9309 profile")}, RFC 9309 and most crawlers need "key: value"`, `write \`${recordText(name, value)}\``));
   }
   return found;
 }
