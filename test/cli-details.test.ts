@@ -5,34 +5,19 @@
  * line's edges and when a pipe's lines are decided. The CLI runs as a real subprocess (build
  * first: `npm run build`).
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable, Writable } from "node:stream";
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { Readable } from "node:stream";
+import { afterAll, describe, expect, it } from "vitest";
 import { lineBatches } from "../src/cli/line-batches.js";
-import { Progress } from "../src/cli/progress.js";
-import { bin, robots, robotsOnTerminal, root } from "./support/cli.js";
+import { bin, robots, robotsAsync, robotsOnTerminal, root } from "./support/cli.js";
 import { redirect, text, useServers } from "./support/robots-server.js";
 
 const work = mkdtempSync(join(tmpdir(), "robots-cli-details-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 const ESC = "\x1b[";
 
-/** The CLI spawned asynchronously, for the tests whose HTTP server lives in this process. */
-function robotsAsync(args: string[], input: string | Buffer = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
-    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 describe("robots --help", () => {
   it("lines the commands' summaries up two spaces past the longest name", () => {
@@ -180,47 +165,6 @@ describe("reading the robots.txt", () => {
   });
 });
 
-describe("the progress line", () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  /** A Progress on fake time, and the lines it drew (the `\r\x1b[K` before each dropped). */
-  function progressOnFakeTime(totalBytes: number | undefined, columns?: number): { progress: Progress; drawn: string[] } {
-    vi.useFakeTimers({ toFake: ["performance"] });
-    const drawn: string[] = [];
-    const out = Object.assign(new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        drawn.push(chunk.toString().replace(/^\r\x1b\[K/, ""));
-        done();
-      },
-    }), { columns });
-    return { progress: new Progress(out, totalBytes), drawn };
-  }
-
-  it("cuts a line exactly as wide as the terminal too: one that fills the width wraps on some terminals", () => {
-    const line = "robots check: 50,000 URLs, 25,000 URLs/s [#####...............] 25%, ETA 6s";
-    const { progress, drawn } = progressOnFakeTime(1000, line.length);
-    vi.advanceTimersByTime(2000);
-    progress.update(50_000, 250);
-    expect(drawn).toEqual([line.slice(0, -1)]);
-  });
-
-  it("draws no bar for an input that was empty when it was measured (a file still being written)", () => {
-    // A size of 0 says nothing of how much is left.
-    const { progress, drawn } = progressOnFakeTime(0);
-    vi.advanceTimersByTime(2000);
-    progress.update(10, 100);
-    expect(drawn).toEqual(["robots check: 10 URLs, 5 URLs/s"]);
-  });
-
-  it("shows the share read rounded down: 100% only once all is read", () => {
-    const { progress, drawn } = progressOnFakeTime(1000);
-    vi.advanceTimersByTime(2000);
-    progress.update(999, 999);
-    expect(drawn).toEqual(["robots check: 999 URLs, 500 URLs/s [####################] 99%, ETA 0s"]);
-  });
-});
 
 describe("batches of a pipe's reads", () => {
   it("decides the lines sent so far once the input pauses (50 ms), without waiting for a batch's worth", async () => {

@@ -150,4 +150,27 @@ describe("Progress", () => {
     progress.clear();
     expect(drawn).toEqual(["robots check: 2 URLs, 0 URLs/s", ""]);
   });
+
+  it("cuts a line exactly as wide as the terminal too: one that fills the width wraps on some terminals", () => {
+    const line = "robots check: 50,000 URLs, 25,000 URLs/s [#####...............] 25%, ETA 6s";
+    const { progress, drawn } = progressOnFakeTime(1000, line.length);
+    vi.advanceTimersByTime(2000);
+    progress.update(50_000, 250);
+    expect(drawn).toEqual([line.slice(0, -1)]);
+  });
+
+  it("draws no bar for an input that was empty when it was measured (a file still being written)", () => {
+    // A size of 0 says nothing of how much is left.
+    const { progress, drawn } = progressOnFakeTime(0);
+    vi.advanceTimersByTime(2000);
+    progress.update(10, 100);
+    expect(drawn).toEqual(["robots check: 10 URLs, 5 URLs/s"]);
+  });
+
+  it("shows the share read rounded down: 100% only once all is read", () => {
+    const { progress, drawn } = progressOnFakeTime(1000);
+    vi.advanceTimersByTime(2000);
+    progress.update(999, 999);
+    expect(drawn).toEqual(["robots check: 999 URLs, 500 URLs/s [####################] 99%, ETA 0s"]);
+  });
 });

@@ -3,27 +3,12 @@
  * build`) against HTTP servers on 127.0.0.1. Spawned asynchronously: the servers live in this
  * process and must keep answering while the CLI runs.
  */
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { robotsAsync as robots } from "./support/cli.js";
 import { redirect, silent, startServer, status, text, useServers } from "./support/robots-server.js";
 
-const root = fileURLToPath(new URL("../", import.meta.url));
-const bin = `${root}dist/cli/main.js`;
 const RULES = "User-agent: *\nDisallow: /private/\nSitemap: https://example.com/sitemap.xml\n";
 
-function robots(args: string[], input: string | Buffer = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
-    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
 
 const net = useServers("site", "other");
 

@@ -1,5 +1,5 @@
 /** Runs the built `robots` binary (dist/cli/main.js, from `npm run build`) as a real subprocess. */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -22,6 +22,23 @@ const HANG_MS = 120_000;
 export function robots(args: string[], input?: string | Buffer, env: NodeJS.ProcessEnv = process.env): CliResult {
   const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, env, encoding: "utf8", maxBuffer: 64 << 20, timeout: HANG_MS });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The CLI spawned asynchronously, for tests whose HTTP server lives in the test's own process
+ * (spawnSync would block the thread that must answer the CLI's requests).
+ */
+export function robotsAsync(args: string[], input: string | Buffer = ""): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (data: string) => (stdout += data));
+    child.stderr.setEncoding("utf8").on("data", (data: string) => (stderr += data));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
 }
 
 /** Single-quotes an argument for /bin/sh. */
