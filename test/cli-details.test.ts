@@ -45,6 +45,11 @@ describe("errors", () => {
     }
   });
 
+  it("escapes control characters an error echoes from the arguments, as it does file names", () => {
+    expect(robots(["\u001b[2Jx"])).toEqual({ code: 2, stdout: "", stderr: expect.stringMatching(/^robots: [^\u001b]*\\x1b\[2Jx[^\u001b]*\n$/) });
+    expect(robots(["check", "--robots", "examples/robots.txt", "--agent", "x", "--format", "\u001b[31mX"]).stderr).toBe('robots: check: --format must be tsv or jsonl, got "\\x1b[31mX"\n');
+  });
+
   it("prints only the first line of an error whose message holds a line feed (here one typed into --header)", () => {
     // An error is one line on stderr; the argument is echoed as typed, so the rest is cut.
     const page = join(work, "page.html");

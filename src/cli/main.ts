@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { ALLOWED_HELP, runAllowed } from "./allowed.js";
 import { CHECK_HELP, runCheck } from "./check.js";
 import { CliError } from "./cli-error.js";
+import { printable } from "./format.js";
 import { EXPLAIN_HELP, runExplain } from "./explain.js";
 import { FETCH_HELP, runFetch } from "./fetch.js";
 import { LINT_HELP, runLint } from "./lint.js";
@@ -135,7 +136,8 @@ for (const event of ["unhandledRejection", "uncaughtException"] as const) {
 /** A failure on stderr: its stack with `--debug`, else its message's first line. */
 function report(error: unknown): void {
   if (debug) console.error(error);
-  else process.stderr.write(`robots: ${error instanceof Error ? error.message.split("\n", 1)[0] : String(error)}\n`);
+  // Escaped: messages echo the arguments as typed, and an escape code there reached the terminal.
+  else process.stderr.write(`robots: ${printable(error instanceof Error ? error.message.split("\n", 1)[0] : String(error))}\n`);
 }
 
 // `--debug` anywhere before `--`; after it, as every argument there, it is a file name. Before
