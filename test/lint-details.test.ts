@@ -5,17 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { initSync, LINT_CODES, Robots, sourceLines, type ParseOptions } from "../src/index.js";
+import { lintReport } from "./support/lint.js";
 
 initSync();
 
-function lint(body: string | Uint8Array, options: ParseOptions = {}) {
-  const robots = Robots.parse(body, { ...options, keepSource: true });
-  try {
-    return robots.lint();
-  } finally {
-    robots.dispose();
-  }
-}
+const lint = lintReport;
 const findings = (body: string | Uint8Array, options: ParseOptions = {}) => lint(body, options).findings;
 const codes = (body: string | Uint8Array, options: ParseOptions = {}) => findings(body, options).map((finding) => `${finding.line}:${finding.code}`);
 const only = (body: string | Uint8Array, code: string, options: ParseOptions = {}) => findings(body, options).filter((finding) => finding.code === code);

@@ -8,20 +8,14 @@ import { describe, expect, it } from "vitest";
 import { initSync, parseCrawlDelay, Robots, type ParseOptions } from "../src/index.js";
 import { parseCrawlDelay as referenceCrawlDelay } from "../src/reference/records.js";
 import { perByteRatio } from "./support/linear-time.js";
+import { lintReport } from "./support/lint.js";
 import { fuzzRuns } from "./support/fuzz.js";
 import { robotsBody } from "./support/generators.js";
 
 initSync();
 const { seed, numRuns } = fuzzRuns(20261127, 300);
 
-function lint(body: string | Uint8Array, options: ParseOptions = {}) {
-  const robots = Robots.parse(body, { ...options, keepSource: true });
-  try {
-    return robots.lint().findings;
-  } finally {
-    robots.dispose();
-  }
-}
+const lint = (body: string | Uint8Array, options: ParseOptions = {}) => lintReport(body, options).findings;
 const codes = (body: string | Uint8Array) => lint(body).map((finding) => `${finding.line}:${finding.code}`);
 
 describe("lint edge cases", () => {
