@@ -4,6 +4,7 @@
 import { decideBatch } from "./batch";
 import { matchAll as matchAllRules } from "./match";
 import { selectAgents as select } from "./select";
+import { keptBytes } from "./kept-selections";
 import { buildPlan, expandWholeTree, MatchPlan, setWildcardIndexLimit } from "./plan";
 import { setDfaLimits } from "./dfa";
 import { compileRobots } from "./parse";
@@ -143,7 +144,7 @@ export function tableBytes(table: usize): usize {
   const t = changetype<RuleTable>(table);
   return offsetof<RuleTable>() + t.rules.capacity + t.order.capacity + t.pool.capacity + t.agents.capacity +
     t.records.capacity + t.text.capacity + t.lines.capacity + t.selectedFor.capacity + t.selectedGroups.capacity + t.selectedRules.capacity +
-    (t.plan ? changetype<MatchPlan>(t.plan).bytes() : 0);
+    (t.plan ? changetype<MatchPlan>(t.plan).bytes() : 0) + keptBytes(t);
 }
 
 /**

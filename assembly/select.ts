@@ -1,7 +1,9 @@
 // Agent selection: which groups decide for a query, and their rules in decision order. Done
-// once per batch (and cached per table), never per URL.
+// once per batch (and cached per table, with a few earlier selections: kept-selections.ts), never
+// per URL.
 
 import { toLower } from "./chars";
+import { keepCurrent, resumeKept } from "./kept-selections";
 import { AGENT_FIELDS, AgentField, RuleField, RuleTable, Scope } from "./table";
 
 /**
@@ -17,11 +19,11 @@ export function selectAgents(table: RuleTable, agents: usize, agentsLength: usiz
   cached.length = 0;
   cached.pushBytes(agents, agentsLength);
 
+  // The groups are chosen into a block of their own first: if they are those of the current
+  // selection or of a kept one (kept-selections.ts), its rules and plan are used again.
   const groupCount = <usize>table.groupCount;
-  const selected = table.selectedGroups;
-  selected.length = 0;
-  memory.fill(selected.reserve(groupCount), 0, groupCount);
-  selected.length = groupCount;
+  const chosen = heap.alloc(max<usize>(groupCount, 1));
+  memory.fill(chosen, 0, groupCount);
 
   // RFC 9309 2.2.1: the groups naming one of the agents decide; only if there are none, `*` does.
   const agentCount = <u32>(table.agents.length / (AGENT_FIELDS << 2));
@@ -36,17 +38,31 @@ export function selectAgents(table: RuleTable, agents: usize, agentsLength: usiz
     const token = table.pool.data + table.agents.u32At(base + AgentField.TOKEN_START);
     const tokenLength = <usize>table.agents.u32At(base + AgentField.TOKEN_LENGTH);
     if (namesAnyAgent(token, tokenLength, agents, agentsLength)) {
-      store<u8>(selected.data + table.agents.u32At(base + AgentField.GROUP), 1);
+      store<u8>(chosen + table.agents.u32At(base + AgentField.GROUP), 1);
       anySpecific = true;
     }
   }
   if (!anySpecific && anyGlobal) {
     for (let a: u32 = 0; a < agentCount; a++) {
       const base = a * AGENT_FIELDS;
-      if (table.agents.u32At(base + AgentField.GLOBAL)) store<u8>(selected.data + table.agents.u32At(base + AgentField.GROUP), 1);
+      if (table.agents.u32At(base + AgentField.GLOBAL)) store<u8>(chosen + table.agents.u32At(base + AgentField.GROUP), 1);
     }
   }
   table.scope = anySpecific ? Scope.SPECIFIC : anyGlobal ? Scope.GLOBAL : Scope.NONE;
+
+  if (table.selectionValid) {
+    // Agents that fall to the same groups as the current selection keep its rules and plan.
+    if (memory.compare(table.selectedGroups.data, chosen, groupCount) == 0 || resumeKept(table, chosen, groupCount)) {
+      heap.free(chosen);
+      return table.scope;
+    }
+    keepCurrent(table);
+  }
+  const selected = table.selectedGroups;
+  selected.length = 0;
+  memory.copy(selected.reserve(groupCount), chosen, groupCount);
+  selected.length = groupCount;
+  heap.free(chosen);
 
   const rules = table.selectedRules;
   const count = table.ruleCount;
@@ -63,8 +79,7 @@ export function selectAgents(table: RuleTable, agents: usize, agentsLength: usiz
   rules.length = kept << 2;
   rules.shrink();
   table.selectionValid = true;
-  // The match plan indexes the selected rules; it is rebuilt lazily for the new selection.
-  table.dropPlan();
+  // No plan yet (the last selection's went with it): the first URL that needs one builds it.
   return table.scope;
 }
 

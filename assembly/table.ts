@@ -2,6 +2,7 @@
 // u32 fields. Byte ranges of values point into the body the host passed (it keeps those bytes);
 // patterns and agent tokens are copied into the table's own pool because they are rewritten.
 
+import { freeKept } from "./kept-selections";
 import { MatchPlan } from "./plan";
 import { Vec } from "./vec";
 
@@ -141,6 +142,8 @@ export class RuleTable {
   selectedRules: Vec;
   /** The index over selectedRules, built on first use. */
   plan: MatchPlan | null;
+  /** Earlier selections of other groups, kept for a return to them (select.ts); 0 until one is kept. */
+  keptSelections: usize;
 
   static create(profile: u32, inputLength: usize): RuleTable {
     const table = changetype<RuleTable>(heap.alloc(offsetof<RuleTable>()));
@@ -163,6 +166,7 @@ export class RuleTable {
     table.selectedGroups = Vec.create(16);
     table.selectedRules = Vec.create(64);
     table.plan = null;
+    table.keptSelections = 0;
     return table;
   }
 
@@ -206,6 +210,7 @@ export class RuleTable {
 
   free(): void {
     this.dropPlan();
+    freeKept(this);
     this.rules.free();
     this.order.free();
     this.pool.free();
