@@ -382,6 +382,37 @@ const heldItem: usize = heap.alloc(ITEM_BYTES);
 }
 
 /**
+ * The length of the common prefix of the prefixes of items[lo, hi), which share their first
+ * `from` bytes and are all at least `limit` long. They are compared eight bytes at a time, each
+ * eight in every member before the next eight, up to the first difference: every member is read
+ * to the end of the common prefix (and at most eight bytes past it), which is the label of the
+ * child they all go to. A member passes each byte of its prefix in one label on its way down the
+ * tree, so expanding the whole tree reads about as many bytes as the prefixes hold, whatever they
+ * share. Comparing one member after another, each up to the common prefix found so far, would
+ * read nested prefixes (`/b`, `/ab`, `/aab`, ..., which come longest first) to their end at
+ * every node of their chain.
+ */
+function commonPrefix(items: usize, lo: u32, hi: u32, from: u32, limit: u32): u32 {
+  const first = itemPrefix(items + <usize>lo * ITEM_BYTES);
+  let common = limit;
+  for (let at = from; at < common; at += 8) {
+    for (let k = lo + 1; k < hi && at < common; k++) {
+      const other = itemPrefix(items + <usize>k * ITEM_BYTES);
+      if (at + 8 <= common) {
+        // Within every member's prefix (common <= limit).
+        const differ = load<u64>(first + at) ^ load<u64>(other + at);
+        if (differ != 0) common = at + <u32>(ctz(differ) >> 3);
+      } else {
+        let i = at;
+        while (i < common && load<u8>(first + i) == load<u8>(other + i)) i++;
+        common = i;
+      }
+    }
+  }
+  return common;
+}
+
+/**
  * Expands a node of the radix tree the first time a walk enters it, so that a plan costs only the
  * nodes its paths reach (a crawler often checks a few URLs per site). The node's items are split
  * as a step of a most-significant-byte radix sort: those whose prefix ends at the node's string
@@ -429,19 +460,16 @@ function expandNode(table: RuleTable, plan: MatchPlan, node: u32): void {
     const first = items + <usize>lo * ITEM_BYTES;
     const firstPrefix = itemPrefix(first);
     const byte = <u32>load<u8>(firstPrefix + depth);
-    // The group's common prefix: the first member's, cut wherever another member differs.
+    // The group: the items whose next byte is this one. Its common prefix is at most its shortest.
     let common = itemPrefixLength(first);
     let end = lo + 1;
     while (end < hi) {
       const other = items + <usize>end * ITEM_BYTES;
-      const otherPrefix = itemPrefix(other);
-      if (<u32>load<u8>(otherPrefix + depth) != byte) break;
+      if (<u32>load<u8>(itemPrefix(other) + depth) != byte) break;
       common = min(common, itemPrefixLength(other));
-      let i = depth + 1;
-      while (i < common && load<u8>(firstPrefix + i) == load<u8>(otherPrefix + i)) i++;
-      common = i;
       end++;
     }
+    common = commonPrefix(items, lo, end, depth + 1, common);
     const child = addNode(plan);
     plan.edgeBytes.pushU8(byte, edgeRoom);
     setNodeField(plan, child, NodeField.LABEL_START, <u32>(firstPrefix + depth - table.pool.data));

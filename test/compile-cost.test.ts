@@ -1,0 +1,124 @@
+/**
+ * The cost of compiling a file (parse, then the first URL, which builds the match plan and expands
+ * the nodes of the tree it walks into) grows linearly with the file's bytes, for files shaped to
+ * make the plan's build super-linear:
+ * - nested literal prefixes (`/b`, `/ab`, `/aab`, ...: a chain of nodes one byte apart, each
+ *   expanded with the members below it; plan.ts expandNode and commonPrefix), alone and with long
+ *   rules that share the whole chain.
+ * Each is timed with perByteRatio (no wall-clock threshold) and checked against the reference.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parseWith } from "../src/robots.js";
+import { loadEngine } from "../src/wasm.js";
+import { perByteRatio } from "./support/linear-time.js";
+import { reference, wasmImplementations } from "./support/implementations.js";
+
+/**
+ * The release build without its DFA, so that a small file and a large one take the same way
+ * through the plan: the DFA is tried for selections of at most 4,096 rules only (and gives up on
+ * these files' thousands of positions), so the small files alone would pay for the try.
+ */
+const engine = loadEngine(readFileSync(fileURLToPath(new URL("../build/release.wasm", import.meta.url))));
+engine.exports.configureDfa(0, 0, 0);
+
+interface Shape {
+  name: string;
+  /** The file for size n. */
+  body(n: number): string;
+  /** The first URL for size n: it builds the plan, and expands the nodes it walks into. */
+  firstUrl(n: number): string;
+  /** Sizes whose files are 16 times apart in bytes. */
+  sizes: [small: number, large: number];
+  /** The bound on the per-byte ratio. */
+  bound: number;
+  /** The size of the file compared with the reference (the debug builds and the reference are slower). */
+  checked: number;
+  /** URLs to compare with the reference, on a file of size n. */
+  urls(n: number): string[];
+}
+
+const site = "https://example.com";
+const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join("\n");
+/** A third of the rules allow, so that verdicts vary. */
+const kind = (i: number) => (i % 3 === 0 ? "Allow" : "Disallow");
+
+/**
+ * Nested prefixes make a file of n rules hold about n²/2 bytes and a chain of n nodes. Reading
+ * every prefix below a node at every node of the chain costs bytes^1.5, not bytes² (a ratio of 4
+ * at 16 times the bytes, 3.8 to 4 as measured), so the bound for these sits lower, at 2 (about 1
+ * when linear).
+ */
+const NESTED_BOUND = 2;
+
+const shapes: Shape[] = [
+  {
+    name: "nested literal prefixes (`/b`, `/ab`, `/aab`, ...)",
+    body: (n) => `User-agent: *\n${lines(n, (i) => `${kind(i)}: /${"a".repeat(i)}b`)}\n`,
+    firstUrl: (n) => `${site}/${"a".repeat(n)}`,
+    // 126 KB and 2 MB.
+    sizes: [491, 2_000],
+    bound: NESTED_BOUND,
+    checked: 150,
+    // Rule i allows when i is a multiple of 3.
+    urls: (n) => [`${site}/${"a".repeat(n)}`, `${site}/b`, `${site}/ab`, `${site}/${"a".repeat(99)}b`, `${site}/${"a".repeat(n - 1)}bc`, `${site}/${"a".repeat(n >> 2)}c`],
+  },
+  {
+    name: "nested literal prefixes and as many long rules past their chain",
+    body: (n) => `User-agent: *\n${lines(n, (i) => `${kind(i)}: /${"a".repeat(i)}b`)}\n${lines(n, (i) => `${kind(i + 1)}: /${"a".repeat(n)}${i}`)}\n`,
+    firstUrl: (n) => `${site}/${"a".repeat(n + 1)}`,
+    // 95 KB and 1.5 MB.
+    sizes: [244, 1_000],
+    bound: NESTED_BOUND,
+    checked: 80,
+    // Short rule i allows when i is a multiple of 3, long rule i when i + 1 is.
+    urls: (n) => [`${site}/${"a".repeat(n + 1)}`, `${site}/${"a".repeat(n)}7`, `${site}/${"a".repeat(n)}8`, `${site}/${"a".repeat(n)}${n - 1}x`, `${site}/${"a".repeat(n - 1)}b`, `${site}/${"a".repeat(60)}b`, `${site}/${"a".repeat(n)}`],
+  },
+];
+
+function compile([body, url]: [string, string]): void {
+  const robots = parseWith(engine, body, { maxBytes: Infinity });
+  try {
+    robots.isAllowed(url, "FooBot");
+  } finally {
+    robots.dispose();
+  }
+}
+
+describe("compiling a file costs time linear in its bytes", () => {
+  it.each(shapes)("on $name", (shape) => {
+    const [small, large] = shape.sizes.map((n): [string, string] => [shape.body(n), shape.firstUrl(n)]);
+    expect(large![0].length / small![0].length).toBeCloseTo(16, 0);
+    expect(perByteRatio(compile, small!, large!)).toBeLessThan(shape.bound);
+  });
+});
+
+describe.each(wasmImplementations)("$name agrees with the reference", (wasm) => {
+  it.each(shapes)("on $name", (shape) => {
+    const n = shape.checked;
+    const body = shape.body(n);
+    const urls = shape.urls(n);
+    const actual = wasm.parse(body, { maxBytes: Infinity });
+    const expected = reference.parse(body, { maxBytes: Infinity });
+    try {
+      for (const agent of ["FooBot", "Googlebot"]) {
+        const got = actual.classifyWithLines(urls, agent);
+        const want = expected.classifyWithLines(urls, agent);
+        expect(Array.from(got.allowed), `verdicts for ${agent}`).toEqual(Array.from(want.allowed));
+        expect(Array.from(got.lines), `lines for ${agent}`).toEqual(Array.from(want.lines));
+        // One URL at a time too, with the deciding rule.
+        for (const url of urls) expect(actual.explain(url, agent), url).toEqual(expected.explain(url, agent));
+      }
+      // The URLs reach rules of both verdicts, and one reaches none.
+      const { allowed, lines } = expected.classifyWithLines(urls, "FooBot");
+      const matched = urls.map((_, i) => lines[i]! > 0);
+      expect(matched.some((yes, i) => yes && allowed[i]), "a matching allow rule").toBe(true);
+      expect(matched.some((yes, i) => yes && !allowed[i]), "a matching disallow rule").toBe(true);
+      expect(matched.includes(false), "no matching rule").toBe(true);
+    } finally {
+      actual.dispose();
+      expected.dispose();
+    }
+  });
+});
