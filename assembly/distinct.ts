@@ -6,19 +6,32 @@ import { bytesEqual } from "./pattern";
 import { RuleField, RuleFlag, RuleTable } from "./table";
 
 /**
- * A hash of a pattern from its length and its first and last eight bytes, without a loop: rules
- * that share a long prefix differ at their end, and equal hashes are confirmed byte by byte.
+ * A hash of every byte of a pattern, eight at a time (the last eight overlap the ones before when
+ * the length is not a multiple of eight), and of its length. Generated rules often share their
+ * first and last bytes and differ only in an id between them, and rules with equal hashes probe
+ * past each other in an open-addressing set: a hash of some of the bytes would put such rules in
+ * one run of slots, each probing past all the ones before it. Equal hashes are confirmed byte by
+ * byte. Two multiplies per eight bytes: hashing every pattern of the 512 KiB benchmark file adds
+ * no measurable time to its compile.
  */
 // @ts-ignore: decorator
 @inline export function patternHash(pattern: usize, length: usize): u32 {
-  let h: u64;
+  let h: u64 = <u64>length * 0x9e3779b97f4a7c15;
   if (length >= 8) {
-    h = (load<u64>(pattern) * 0x9e3779b97f4a7c15) ^ load<u64>(pattern + length - 8);
+    let at: usize = 0;
+    while (at + 8 < length) {
+      h = rotl<u64>(h ^ (load<u64>(pattern + at) * 0xc2b2ae3d27d4eb4f), 31) * 0x9e3779b97f4a7c15;
+      at += 8;
+    }
+    h = rotl<u64>(h ^ (load<u64>(pattern + length - 8) * 0xc2b2ae3d27d4eb4f), 31) * 0x9e3779b97f4a7c15;
   } else {
-    h = 0;
-    for (let i: usize = 0; i < length; i++) h = (h << 8) | <u64>load<u8>(pattern + i);
+    let tail: u64 = 0;
+    for (let i: usize = 0; i < length; i++) tail = (tail << 8) | <u64>load<u8>(pattern + i);
+    h = rotl<u64>(h ^ (tail * 0xc2b2ae3d27d4eb4f), 31) * 0x9e3779b97f4a7c15;
   }
-  h = (h ^ <u64>length) * 0xff51afd7ed558ccd;
+  // Every bit of the last word reaches the low bits, which pick the slot.
+  h = (h ^ (h >>> 33)) * 0xff51afd7ed558ccd;
+  h = (h ^ (h >>> 33)) * 0xc4ceb9fe1a85ec53;
   return <u32>(h >>> 32) ^ <u32>h;
 }
 

@@ -621,7 +621,9 @@ function indexCrowdedPrefixes(table: RuleTable, plan: MatchPlan, items: usize, c
 
 /**
  * The slot of a set of prefixes (see indexCrowdedPrefixes: per slot the prefix's hash, address,
- * length and a count; address 0 when empty) for the item's prefix, filed there if new.
+ * length and a count; address 0 when empty) for the item's prefix, filed there if new. Every
+ * wildcard rule's prefix is filed, and generated ones often differ only between their first and
+ * last bytes: patternHash reads them all, so that equal hashes stay rare.
  */
 function prefixSlot(set: usize, slots: u32, item: usize): usize {
   const prefix = itemPrefix(item);

@@ -4,7 +4,10 @@
  * make the plan's build super-linear:
  * - nested literal prefixes (`/b`, `/ab`, `/aab`, ...: a chain of nodes one byte apart, each
  *   expanded with the members below it; plan.ts expandNode and commonPrefix), alone and with long
- *   rules that share the whole chain.
+ *   rules that share the whole chain;
+ * - wildcard patterns, and wildcard rules' literal prefixes, that share their first and last
+ *   bytes and differ only in between, so that a hash of their ends alone puts them all in one
+ *   slot of an open-addressing set (distinct.ts distinctRanks, plan.ts prefixSlot).
  * Each is timed with perByteRatio (no wall-clock threshold) and checked against the reference.
  */
 import { readFileSync } from "node:fs";
@@ -40,6 +43,7 @@ interface Shape {
 }
 
 const site = "https://example.com";
+const pad = (i: number) => String(i).padStart(6, "0");
 const lines = (n: number, line: (i: number) => string) => Array.from({ length: n }, (_, i) => line(i)).join("\n");
 /** A third of the rules allow, so that verdicts vary. */
 const kind = (i: number) => (i % 3 === 0 ? "Allow" : "Disallow");
@@ -74,6 +78,28 @@ const shapes: Shape[] = [
     checked: 80,
     // Short rule i allows when i is a multiple of 3, long rule i when i + 1 is.
     urls: (n) => [`${site}/${"a".repeat(n + 1)}`, `${site}/${"a".repeat(n)}7`, `${site}/${"a".repeat(n)}8`, `${site}/${"a".repeat(n)}${n - 1}x`, `${site}/${"a".repeat(n - 1)}b`, `${site}/${"a".repeat(60)}b`, `${site}/${"a".repeat(n)}`],
+  },
+  {
+    name: "wildcard patterns that differ only in their middle (`/aaaaaaa*000123zzzzzzzz`)",
+    body: (n) => `User-agent: *\n${lines(n, (i) => `${kind(i)}: /aaaaaaa*${pad(i)}zzzzzzzz`)}\n${lines(8, (i) => `${kind(i + 1)}: /aaaaaaa*${pad(i * 7)}zzzzzzzz`)}\n`,
+    firstUrl: () => `${site}/aaaaaaab`,
+    // 66 KB and 1.1 MB.
+    sizes: [2_000, 32_000],
+    bound: 4,
+    checked: 2_000,
+    // Rule i allows when i is a multiple of 3; 7 and 21 are also repeated (by rules 1 and 3 of the eight).
+    urls: (n) => [`${site}/aaaaaaab`, `${site}/aaaaaaa-000007zzzzzzzz`, `${site}/aaaaaaa000021zzzzzzzz`, `${site}/aaaaaaa${pad(n - 1)}zzzzzzzz`, `${site}/aaaaaaa/x/${pad(999)}zzzzzzzz/y`, `${site}/aaaaaaa${pad(n)}zzzzzzzz`, `${site}/aaaaaaa000014zzzzzzz`],
+  },
+  {
+    name: "wildcard rules whose literal prefixes differ only in their middle (`/aaaaaaa000123zzzzzzzz*q`)",
+    body: (n) => `User-agent: *\n${lines(n, (i) => `${kind(i)}: /aaaaaaa${pad(i)}zzzzzzzz*q${i % 5 === 0 ? "" : i % 5}`)}\n`,
+    firstUrl: () => `${site}/aaaaaaab`,
+    // 70 KB and 1.1 MB.
+    sizes: [2_000, 32_000],
+    bound: 4,
+    checked: 2_000,
+    // Rule i allows when i is a multiple of 3.
+    urls: (n) => [`${site}/aaaaaaab`, `${site}/aaaaaaa000010zzzzzzzzq`, `${site}/aaaaaaa000015zzzzzzzz/q`, `${site}/aaaaaaa000011zzzzzzzz/q1`, `${site}/aaaaaaa000011zzzzzzzz/q2`, `${site}/aaaaaaa${pad(n - 1)}zzzzzzzzxq${(n - 1) % 5}`, `${site}/aaaaaaa${pad(n)}zzzzzzzzq`],
   },
 ];
 
