@@ -133,6 +133,12 @@ function formatResolution(r: DirectiveResolution, transcoded: boolean): string {
     ...r.invalid.map((d) => ["invalid", `${d.text} (${d.problem}) [${where(d.source)}]`] as [string, string]),
     ...r.ignored.map((i) => ["ignored", `${i.directive.text} (${i.reason}) [${where(i.directive.source)}]`] as [string, string]),
   ];
+  // The lists above are bounded (IndexingDirectives keeps a directive once, and so many unknown and
+  // invalid elements); say how much they leave out rather than let a long list pass for a short one.
+  const { directives, unknown, invalid } = r.omitted;
+  const left = [[unknown, "unknown"], [invalid, "invalid"], [directives, directives === 1 ? "repeated directive" : "repeated directives"]] as const;
+  const omitted = left.filter(([count]) => count > 0).map(([count, what]) => `${count} ${what}`);
+  if (omitted.length > 0) notes.push(["omitted", `${omitted.join(", ")} (not listed)`]);
   const valueWidth = Math.max(...rows.map(([, value]) => value.length));
   const lines = [`agents: ${r.agents.join(", ")}; policy: ${r.policy}`];
   for (const [field, value, cause] of rows) lines.push(`${field.padEnd(18)}${cause ? `${value.padEnd(valueWidth)}  ${cause}` : value}`);

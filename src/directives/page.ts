@@ -7,13 +7,13 @@ import { defaultEngine } from "../init.js";
 import { checkOptionNames } from "../options.js";
 import type { Engine } from "../wasm.js";
 import { xRobotsTagValues } from "./headers.js";
-import { type DirectiveSet, emptyDirectiveSet, readDirectiveList } from "./list.js";
+import { type DirectiveSet, emptyDirectiveSet, omittedFor, readDirectiveList } from "./list.js";
 import { metaAgent } from "./meta-names.js";
 import { agentNames, resolveDirectives } from "./resolve.js";
 import { scanPageWith } from "./scan.js";
 import { toHeaderValues, toMetaTags } from "./serialize.js";
 import type {
-  Directive, DirectiveResolution, HeaderInput, InvalidDirective, MetaTag, PageDirectivesOptions, PageInput,
+  Directive, DirectiveResolution, HeaderInput, InvalidDirective, MetaTag, OmittedEntries, PageDirectivesOptions, PageInput,
   ResolveOptions, UnknownDirective,
 } from "./types.js";
 
@@ -113,19 +113,27 @@ export class IndexingDirectives {
     this.input = input;
   }
 
-  /** Recognised directives with valid values, every agent's, headers first then meta tags. */
+  /**
+   * Recognised directives with valid values, every agent's, headers first then meta tags: one per
+   * agent and name, the most restrictive, in the place of the first read (see `omitted`).
+   */
   get directives(): readonly Directive[] {
     return this.#set.directives;
   }
 
-  /** List elements that are no known directive (reported, no effect). */
+  /** List elements that are no known directive (reported, no effect): the first 32 of each source, 256 in all. */
   get unknown(): readonly UnknownDirective[] {
     return this.#set.unknown;
   }
 
-  /** Known directives with a missing or unusable value (reported, ignored). */
+  /** Known directives with a missing or unusable value (reported, ignored): the first 32 of each source, 256 in all. */
   get invalid(): readonly InvalidDirective[] {
     return this.#set.invalid;
+  }
+
+  /** How many list elements the three lists above leave out, every agent's. */
+  get omitted(): OmittedEntries {
+    return omittedFor(this.#set, () => true);
   }
 
   /** The agent names that have directives of their own, lower-cased, in reading order. */
@@ -134,6 +142,8 @@ export class IndexingDirectives {
     for (const entry of [...this.#set.directives, ...this.#set.unknown, ...this.#set.invalid]) {
       if (entry.agent !== null) agents.add(entry.agent);
     }
+    // An agent whose every element was left out (unknown ones past the limits) still has them.
+    for (const agent of this.#set.omitted.keys()) if (agent !== null) agents.add(agent);
     return [...agents];
   }
 

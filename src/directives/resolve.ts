@@ -7,7 +7,7 @@
 import { describeValue, RobotsError } from "../errors.js";
 import { checkOptionNames, copyStrings } from "../options.js";
 import type { DirectiveSet } from "./list.js";
-import { asciiLower, trimSpace } from "./list.js";
+import { asciiLower, omittedFor, trimSpace } from "./list.js";
 import type {
   Directive, DirectivePolicy, DirectiveResolution, IgnoredDirective, ImagePreview, ResolveOptions, RestrictedField,
   Restriction,
@@ -84,7 +84,9 @@ export function resolveDirectives(set: DirectiveSet, agents: readonly string[], 
   const ignored: IgnoredDirective[] = [];
 
   const hasSpecific = agents.some((agent) => set.groups.has(agent));
-  if (policy === "specific-overrides-generic" && hasSpecific) {
+  const replaced = policy === "specific-overrides-generic" && hasSpecific;
+  const omitted = omittedFor(set, (agent) => (agent === null ? !replaced : wanted.has(agent)));
+  if (replaced) {
     for (const directive of directives) if (directive.agent === null) ignored.push({ directive, reason: "replaced-by-specific" });
     directives = directives.filter((directive) => directive.agent !== null);
     unknown = unknown.filter((entry) => entry.agent !== null);
@@ -230,5 +232,6 @@ export function resolveDirectives(set: DirectiveSet, agents: readonly string[], 
     obsolete,
     unknown,
     invalid,
+    omitted,
   };
 }

@@ -164,6 +164,23 @@ function attributeValue(raw: string, hasReference: boolean): string {
   return hasReference ? decodeAttributeValue(value) : value;
 }
 
+/**
+ * Names and contents up to this length are shared between the tags that repeat them (a page of a
+ * million `<meta name=robots ...>` holds one `robots`), through a map of at most SHARED_VALUES
+ * values per scan; longer ones are rarely repeated and cost more to compare than to keep.
+ */
+const SHARED_LENGTH = 64;
+const SHARED_VALUES = 1024;
+
+/** `value`, or an equal string already handed out for an earlier tag of the scan. */
+function shared(values: Map<string, string>, value: string): string {
+  if (value.length > SHARED_LENGTH) return value;
+  const known = values.get(value);
+  if (known !== undefined) return known;
+  if (values.size < SHARED_VALUES) values.set(value, value);
+  return value;
+}
+
 export interface ScannedPage {
   tags: MetaTag[];
   input: PageInput;
@@ -184,10 +201,13 @@ export function scanPageWith(engine: Engine, html: string | Uint8Array, encoding
     const decoder = decoderFor(input.transcoded ? "utf-8" : input.encoding);
     const text = (start: number, byteLength: number) => decoder.decode(bytes.subarray(start, start + byteLength));
     const tags: MetaTag[] = new Array(count);
+    const values = new Map<string, string>();
     for (let i = 0, at = exports.metaTagsPointer(scan) >>> 2; i < count; i++, at += META_FIELDS) {
       const flags = fields[at + 6]!;
-      const name = attributeValue(text(fields[at + 2]!, fields[at + 3]!), (flags & MetaFlag.nameReference) !== 0);
-      const content = flags & MetaFlag.hasContent ? attributeValue(text(fields[at + 4]!, fields[at + 5]!), (flags & MetaFlag.contentReference) !== 0) : null;
+      const name = shared(values, attributeValue(text(fields[at + 2]!, fields[at + 3]!), (flags & MetaFlag.nameReference) !== 0));
+      const content = flags & MetaFlag.hasContent
+        ? shared(values, attributeValue(text(fields[at + 4]!, fields[at + 5]!), (flags & MetaFlag.contentReference) !== 0))
+        : null;
       tags[i] = {
         name,
         content,

@@ -92,6 +92,24 @@ export interface InvalidDirective extends DirectiveCommon {
   readonly problem: "missing-value" | "invalid-value" | "unexpected-value";
 }
 
+/**
+ * List elements read but not kept. Only elements that cannot change an answer are left out, so a
+ * page means the same however long its lists and however many its tags.
+ */
+export interface OmittedEntries {
+  /**
+   * Repeats of a directive of the same agent and name, from any source, that are no more
+   * restrictive than the one kept (`noindex` in a second tag; `max-snippet:50` after
+   * `max-snippet:20`). A more restrictive one takes the place of the one kept before it, which
+   * is then counted here.
+   */
+  readonly directives: number;
+  /** Unknown elements past the first 32 of their source (a tag's content, a header value) or the first 256 of the page. */
+  readonly unknown: number;
+  /** Invalid elements past the first 32 of their source or the first 256 of the page. */
+  readonly invalid: number;
+}
+
 /** The answers of `resolve`, each restricted field with the directives that restricted it. */
 export type RestrictedField =
   | "index" | "follow" | "snippet" | "maxSnippet" | "maxImagePreview" | "maxVideoPreview" | "imageIndex"
@@ -149,6 +167,8 @@ export interface DirectiveResolution {
   obsolete: readonly Directive[];
   unknown: readonly UnknownDirective[];
   invalid: readonly InvalidDirective[];
+  /** The agents' list elements (and the generic ones, as they apply) that `unknown`, `invalid` and the directives leave out. */
+  omitted: OmittedEntries;
 }
 
 /** What was scanned: how the page was decoded. */
