@@ -2,7 +2,7 @@
 // memory, lengths, counts. See src/wasm.ts for the host side of this interface.
 
 import { decideBatch } from "./batch";
-import { matchAll as matchAllRules } from "./match";
+import { matchAll as matchAllRules, releaseLongPath } from "./match";
 import { selectAgents as select } from "./select";
 import { keptBytes } from "./kept-selections";
 import { buildPlan, expandWholeTree, MatchPlan, setWildcardIndexLimit } from "./plan";
@@ -54,12 +54,17 @@ export function matchBatch(
   table: usize, urls: usize, urlsLength: usize, offsets: usize, count: u32,
   verdicts: usize, details: usize, mode: u32,
 ): u32 {
-  return decideBatch(changetype<RuleTable>(table), urls, urlsLength, offsets, count, verdicts, details, mode);
+  const done = decideBatch(changetype<RuleTable>(table), urls, urlsLength, offsets, count, verdicts, details, mode);
+  // Once per call, not per URL: the batch loop carries no test for it.
+  releaseLongPath();
+  return done;
 }
 
 /** Every selected rule matching one URL, winner first; see match.ts. */
 export function matchAll(table: usize, url: usize, urlLength: usize, out: usize, capacity: u32): u32 {
-  return matchAllRules(changetype<RuleTable>(table), url, urlLength, out, capacity);
+  const found = matchAllRules(changetype<RuleTable>(table), url, urlLength, out, capacity);
+  releaseLongPath();
+  return found;
 }
 
 export function ruleLine(table: usize, rule: u32): u32 {

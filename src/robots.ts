@@ -102,6 +102,7 @@ export function parseWith(engine: Engine, body: string | Uint8Array, options?: P
   // A detached array (its buffer transferred) reads as empty, as its length says; set() would throw.
   if (bytes.length > 0) engine.bytes.set(bytes, pointer);
   const handle = engine.call(() => engine.exports.compile(pointer, bytes.length, PROFILE_CODES[profile]));
+  engine.releaseScratch("body");
   const source = keepSource ? (bytes.length > 0 ? bytes.slice() : new Uint8Array(0)) : undefined;
   return new Robots(CONSTRUCT, engine, handle, profile, info, source);
 }
@@ -229,7 +230,7 @@ export class Robots implements RobotsTxt {
     assertUrl(url);
     const agents = agentList(agent);
     const allowed = this.#decideOne(url, agents, MatchMode.rules);
-    const rule = this.#engine.words[(this.#oneRegion + OneUrl.detail) >>> 2] - 1;
+    const rule = this.#oneDetail - 1;
     if (rule < 0) return { allowed, line: 0 };
     const { exports } = this.#engine;
     const handle = this.#handle;
@@ -269,6 +270,8 @@ export class Robots implements RobotsTxt {
     const out = engine.scratch("details", capacity * 4);
     const count = engine.call(() => engine.exports.matchAll(handle, urlPointer, length, out, capacity));
     const rules = Array.from(engine.words.subarray(out >>> 2, (out >>> 2) + count));
+    engine.releaseScratch("urls");
+    engine.releaseScratch("details");
     return rules.map((rule) => ({
       kind: engine.exports.ruleIsAllow(handle, rule) ? "allow" : "disallow",
       pattern: engine.text(engine.exports.rulePatternPointer(handle, rule), engine.exports.rulePatternLength(handle, rule)),
@@ -410,22 +413,22 @@ export class Robots implements RobotsTxt {
       at += 4 + name.length;
     }
     this.#selectedScope = engine.call(() => engine.exports.selectAgents(handle, pointer, size));
+    engine.releaseScratch("agents");
     this.#selectedAgents = agents.slice();
     return this.#selectedScope;
   }
 
-  /** The scratch region (OneUrl) of the last #decideOne. */
-  #oneRegion = 0;
+  /** The detail (mode) of the last #decideOne, read before its region was released. */
+  #oneDetail = 0;
 
   /**
    * One URL, without the batch's arrays: decided in one scratch region (OneUrl), with offsets so
-   * that an LF in it stays part of it. Returns the verdict; the detail (`mode`) stays in the region.
+   * that an LF in it stays part of it. Returns the verdict; the detail (`mode`) is left in #oneDetail.
    */
   #decideOne(url: string, agents: readonly string[], mode: number): boolean {
     this.#scope(agents);
     const engine = this.#engine;
     const region = engine.scratch("one", OneUrl.bytes + url.length * 3);
-    this.#oneRegion = region;
     const start = region + OneUrl.bytes;
     // One look at the memory's buffer before the call and one after (each costs about 18 ns).
     const bytes = engine.bytes;
@@ -434,13 +437,27 @@ export class Robots implements RobotsTxt {
     storeU32(bytes, region + OneUrl.offsets + 4, length);
     const details = mode === 0 ? 0 : region + OneUrl.detail;
     engine.call(() => engine.exports.matchBatch(this.#handle, start, length, region + OneUrl.offsets, 1, region + OneUrl.verdict, details, mode));
-    return engine.bytes[region + OneUrl.verdict] === 1;
+    const allowed = engine.bytes[region + OneUrl.verdict] === 1;
+    if (mode !== 0) this.#oneDetail = engine.words[(region + OneUrl.detail) >>> 2]!;
+    engine.releaseScratch("one");
+    return allowed;
   }
 
   /** The batch and agents are the library's own copies (urlBatch, agentList): no caller's code runs from here on. */
   #run(urls: UrlBatch, agents: readonly string[], mode: number): RawBatch {
     this.#scope(agents);
-    return isUint8Array(urls) ? this.#runBytes(urls, mode) : this.#runStrings(urls, mode);
+    const result = isUint8Array(urls) ? this.#runBytes(urls, mode) : this.#runStrings(urls, mode);
+    this.#releaseBatchScratch();
+    return result;
+  }
+
+  /** Gives back the regions of a batch that needed large ones (Engine.releaseScratch); the results are copies. */
+  #releaseBatchScratch(): void {
+    const engine = this.#engine;
+    engine.releaseScratch("urls");
+    engine.releaseScratch("offsets");
+    engine.releaseScratch("verdicts");
+    engine.releaseScratch("details");
   }
 
   /** A newline-separated byte batch, copied into memory in chunks that end at a line end. */
@@ -482,7 +499,10 @@ export class Robots implements RobotsTxt {
     this.#scope(agents);
     const mode = withLines ? MatchMode.lines : 0;
     // Strings written as lines (url-bytes.ts): one line each, and a CR stays part of its string.
-    return strings === undefined ? this.#matchLines(pointer, length, mode) : this.#match(pointer, length, 0, strings, mode);
+    const result = strings === undefined ? this.#matchLines(pointer, length, mode) : this.#match(pointer, length, 0, strings, mode);
+    // The batch lies in the caller's landing region, which it keeps; the answers' regions are this call's.
+    this.#releaseBatchScratch();
+    return result;
   }
 
   /** A string batch: each chunk written as lines (url-bytes.ts), with offsets only when a URL holds an LF. */

@@ -1,6 +1,6 @@
 /**
  * The only module that touches the WebAssembly instance: the typed interface of its exports, the
- * loading, the memory views and the grow-only scratch regions that batches are written into.
+ * loading, the memory views and the scratch regions that calls write their input into.
  */
 import { instantiate, instantiateSync } from "@assemblyscript/loader";
 import { describeValue, RobotsError } from "./errors.js";
@@ -94,7 +94,19 @@ export const MatchMode = {
 /** matchBatch's count for a newline batch meaning "every line, none after a final LF". */
 export const ALL_LINES = 0xffffffff;
 
-/** A grow-only region of linear memory, reused across calls. */
+/**
+ * The most a scratch region keeps between calls. Ordinary calls (a URL, a robots.txt under the
+ * default maxBytes, the agents of a query, most pages) stay under it and reuse their region call
+ * after call. A call that needs more gives its region back to the allocator when it is done
+ * (releaseScratch), so that the memory one hostile URL or page needed serves the tables parsed
+ * after it: linear memory never shrinks, and a region kept at its largest would hold that memory
+ * for nothing. Allocating and freeing a block costs the allocator (TLSF) a constant time, against
+ * the at least 1 MiB of writes (a URL of 350,000 characters) that filled it, so even calls that
+ * need a large region every time (string batches of long URLs) lose nothing measurable.
+ */
+export const KEPT_SCRATCH_BYTES = 1 << 20;
+
+/** A region of linear memory, reused across calls; it grows as needed and is given back past KEPT_SCRATCH_BYTES. */
 class Scratch {
   pointer = 0;
   capacity = 0;
@@ -106,6 +118,8 @@ export class Engine {
   private u8: Uint8Array = new Uint8Array(0);
   private u32: Uint32Array = new Uint32Array(0);
   private readonly regions = new Map<string, Scratch>();
+  /** Regions above KEPT_SCRATCH_BYTES: while there are none, releaseScratch has nothing to look up. */
+  private largeRegions = 0;
 
   constructor(exports: EngineExports) {
     this.exports = exports;
@@ -131,7 +145,11 @@ export class Engine {
     }
   }
 
-  /** A named scratch region of at least `size` bytes (8-byte aligned); its contents are not kept across growth. */
+  /**
+   * A named scratch region of at least `size` bytes (8-byte aligned); its contents are not kept
+   * across growth. A caller that may ask for more than KEPT_SCRATCH_BYTES calls releaseScratch
+   * once it has read what it needs from the region.
+   */
   scratch(name: string, size: number): number {
     let region = this.regions.get(name);
     if (region === undefined) {
@@ -140,16 +158,34 @@ export class Engine {
     }
     if (region.capacity < size) {
       const capacity = Math.max(size, region.capacity * 2, 256);
-      const old = region.pointer;
-      // Forgotten before the allocation, which may fail (memory at its cap): a region that kept
-      // the freed block would hand it out again over whatever took its place.
-      region.pointer = 0;
-      region.capacity = 0;
-      if (old !== 0) this.call(() => this.exports.release(old));
+      this.forget(region);
       region.pointer = this.call(() => this.exports.allocate(capacity));
       region.capacity = capacity;
+      if (capacity > KEPT_SCRATCH_BYTES) this.largeRegions++;
     }
     return region.pointer;
+  }
+
+  /**
+   * Gives a region back to the allocator if a call made it larger than KEPT_SCRATCH_BYTES; a
+   * smaller one stays for the next call. Its pointer must not be used afterwards. Called at the
+   * end of each call that used the region, so it costs one comparison while no region is large.
+   */
+  releaseScratch(name: string): void {
+    if (this.largeRegions === 0) return;
+    const region = this.regions.get(name);
+    if (region !== undefined && region.capacity > KEPT_SCRATCH_BYTES) this.forget(region);
+  }
+
+  /** Frees a region's block; the region then holds none. */
+  private forget(region: Scratch): void {
+    const old = region.pointer;
+    if (region.capacity > KEPT_SCRATCH_BYTES) this.largeRegions--;
+    // Forgotten before it is freed and before any new allocation, which may fail (memory at its
+    // cap): a region that kept the freed block would hand it out again over whatever took its place.
+    region.pointer = 0;
+    region.capacity = 0;
+    if (old !== 0) this.call(() => this.exports.release(old));
   }
 
   /** Runs an export; a trap or abort inside the module becomes a RobotsError (it is a bug). */

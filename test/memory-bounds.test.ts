@@ -1,13 +1,22 @@
 /**
  * Memory that one hostile input could make a long-lived crawler hold: the directive lists of a
- * page (JavaScript heap).
+ * page (JavaScript heap), and the scratch space of a call that needed far more than usual (WASM
+ * linear memory, which never shrinks but whose freed blocks later tables reuse).
  */
+import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { IndexingDirectives, initSync } from "../src/index.js";
+import { readPageWith } from "../src/directives/page.js";
+import { parseWith } from "../src/robots.js";
+import { loadEngine } from "../src/wasm.js";
+import { encodeAgents, putBytes } from "./support/raw-exports.js";
 
+const binary = readFileSync(new URL("../build/release.wasm", import.meta.url));
 const encoder = new TextEncoder();
+/** src/wasm.ts KEPT_SCRATCH_BYTES (and assembly/match.ts PATH_SCRATCH_KEPT): what a region keeps between calls. */
+const KEPT_SCRATCH_BYTES = 1 << 20;
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -115,5 +124,105 @@ describe("directive lists keep what can change an answer, and a bounded report o
     expect(page.resolve("googlebot").follow).toBe(false);
     expect(page.resolve("bingbot").index).toBe(false);
     expect(page.agents).toEqual(["googlebot", "bingbot"]);
+  });
+});
+
+describe("scratch space that one call needed far more of than usual is given back", () => {
+  const URL_CHARS = 4_000_000; // a region of 12 MB for its UTF-8 form
+  const TABLE = `User-agent: *\n${"Disallow: /abc\n".repeat(9_000)}`;
+  const TABLES = 60;
+
+  /**
+   * Bytes of linear memory in use: its size less what the allocator can still hand out without
+   * growing it (probed in blocks of 16 KiB). Memory grows by doubling, so its size alone says
+   * little about what a table parsed next can use; what stays in use after a call is what it kept.
+   */
+  function inUse(engine: ReturnType<typeof loadEngine>): number {
+    const { memory, allocate, release } = engine.exports;
+    const size = memory.buffer.byteLength;
+    const blocks: number[] = [];
+    for (;;) {
+      const block = allocate(16 << 10);
+      if (memory.buffer.byteLength !== size) {
+        release(block);
+        break;
+      }
+      blocks.push(block);
+    }
+    for (const block of blocks) release(block);
+    return size - blocks.length * (16 << 10);
+  }
+
+  /** Memory in use after `huge` (on a small table, then disposed) and TABLES tables parsed after it, kept alive. */
+  function memoryAfter(huge: (robots: ReturnType<typeof parseWith>, engine: ReturnType<typeof loadEngine>) => void, profile: "google" | "rfc9309" = "google"): number {
+    const engine = loadEngine(binary);
+    const robots = parseWith(engine, "User-agent: *\nDisallow: /a\n", { profile });
+    huge(robots, engine);
+    robots.dispose();
+    const tables = Array.from({ length: TABLES }, () => parseWith(engine, TABLE, { profile }));
+    const bytes = inUse(engine);
+    for (const table of tables) table.dispose();
+    return bytes;
+  }
+
+  const long = `http://x/${"a".repeat(URL_CHARS)}`;
+  const baseline = memoryAfter(() => {});
+
+  it.each([
+    ["isAllowed", (robots: ReturnType<typeof parseWith>) => robots.isAllowed(long, "bot")],
+    ["explain", (robots: ReturnType<typeof parseWith>) => robots.explain(long, "bot")],
+    ["matchingRules", (robots: ReturnType<typeof parseWith>) => robots.matchingRules(long, "bot")],
+    ["classify", (robots: ReturnType<typeof parseWith>) => robots.classify([long], "bot")],
+    ["classifyWithLines (bytes)", (robots: ReturnType<typeof parseWith>) => robots.classifyWithLines(encoder.encode(`${long}\n`), "bot")],
+    // A path that must be rewritten (no slash before the query) grows the engine's own path scratch too.
+    ["isAllowed, path rewritten", (robots: ReturnType<typeof parseWith>) => robots.isAllowed(`http://x?${"a".repeat(URL_CHARS)}`, "bot")],
+  ])("%s of a URL of 4 million characters, then tables: memory ends as without that URL", (_, huge) => {
+    // Before, the call's region kept its 12 MB (and the path scratch as much again for a rewritten path).
+    expect(memoryAfter(huge) - baseline).toBeLessThan(KEPT_SCRATCH_BYTES);
+  });
+
+  it("IndexingDirectives.parse of a 12 MB page, then tables: memory ends as without that page", () => {
+    const html = encoder.encode(`<p>${"a".repeat(3 * URL_CHARS)}<meta name=robots content=noindex>`);
+    expect(memoryAfter((_, engine) => expect(readPageWith(engine, { html }).resolve("x").index).toBe(false)) - baseline).toBeLessThan(KEPT_SCRATCH_BYTES);
+  });
+
+  it("a batch whose path needed 12 MB of the engine's path scratch gives it back at the end of the batch (raw exports)", () => {
+    // The host's regions are the test's own here, freed by it: only the engine's path scratch is left.
+    const memory = memoryAfter((robots, engine) => {
+      const body = encoder.encode("User-agent: *\nDisallow: /a\n");
+      const bodyPointer = putBytes(engine, body);
+      const table = engine.exports.compile(bodyPointer, body.length, 1);
+      const agents = encodeAgents("bot");
+      const agentsPointer = putBytes(engine, agents);
+      engine.exports.selectAgents(table, agentsPointer, agents.length);
+      // RFC 9309 rewrites a path with `%`: the whole path goes through the scratch, three bytes a byte at most.
+      const url = encoder.encode(`http://x/${"%41".repeat(URL_CHARS / 3)}`);
+      const urlPointer = putBytes(engine, url);
+      const offsets = putBytes(engine, new Uint8Array(new Uint32Array([0, url.length]).buffer));
+      const verdicts = engine.exports.allocate(16);
+      expect(engine.exports.matchBatch(table, urlPointer, url.length, offsets, 1, verdicts, 0, 0)).toBe(1);
+      for (const pointer of [bodyPointer, agentsPointer, urlPointer, offsets, verdicts]) engine.exports.release(pointer);
+      engine.exports.freeTable(table);
+      void robots;
+    }, "rfc9309");
+    expect(memory - memoryAfter(() => {}, "rfc9309")).toBeLessThan(KEPT_SCRATCH_BYTES);
+  });
+
+  it("keeps ordinary regions for the next call (no allocation per call), and gives back only large ones", () => {
+    const engine = loadEngine(binary);
+    const robots = parseWith(engine, "User-agent: *\nDisallow: /a\n");
+    robots.isAllowed(`http://x/${"b".repeat(1_000)}`, "bot");
+    const { allocate, release } = engine.exports;
+    const calls = { allocate: 0, release: 0 };
+    engine.exports.allocate = (size) => (calls.allocate++, allocate(size));
+    engine.exports.release = (pointer) => (calls.release++, release(pointer));
+    for (let i = 0; i < 1_000; i++) robots.isAllowed(`http://x/${"b".repeat(i)}`, "bot");
+    expect(calls).toEqual({ allocate: 0, release: 0 });
+    robots.isAllowed(`http://x/${"c".repeat(KEPT_SCRATCH_BYTES)}`, "bot");
+    // The small region freed to make room for the large one, and the large one freed after the call.
+    expect(calls).toEqual({ allocate: 1, release: 2 });
+    for (let i = 0; i < 100; i++) robots.isAllowed("http://x/again", "bot");
+    expect(calls).toEqual({ allocate: 2, release: 2 });
+    robots.dispose();
   });
 });

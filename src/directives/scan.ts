@@ -221,5 +221,7 @@ export function scanPageWith(engine: Engine, html: string | Uint8Array, encoding
     return { tags, input };
   } finally {
     engine.call(() => exports.freeMetaTags(scan));
+    // A page of megabytes leaves its region to the allocator (Engine.releaseScratch).
+    engine.releaseScratch("html");
   }
 }
