@@ -3,7 +3,10 @@
 // `/section/`) are filed here instead, each under a short byte string, a *gram*, taken from one of
 // its literal segments, its *key*. A path reads only the buckets of the grams it holds, and where
 // it holds one, a rule of the bucket is tried by comparing its key where the gram puts it: a few
-// bytes compared in place, with no search, so a rule that does not match costs one compare.
+// bytes compared in place, with no search, so a rule that does not match costs one compare. A path
+// that repeats a gram does not pay for its bucket at every occurrence: a probe decides a rule for
+// the whole path where it finds its key in place again, and skips a bucket with nothing left to
+// decide (grams-probe.ts).
 //
 // Each crowded prefix has an id. The tree marks the node of its string, and a walk that passes the
 // node probes the rest of the path for that prefix's rules only: the id salts every hash, so rules

@@ -1,0 +1,205 @@
+/**
+ * The gram index (assembly/grams-probe.ts) on paths that repeat a rule's gram: a probe must stay
+ * linear in the path, whatever the rules that share the gram, and each rule must still be found
+ * where its key is in place at a later occurrence only. The files carry a literal rule of 4,100
+ * bytes, more NFA positions than the DFA takes, so that the release build decides every path with
+ * the tree and the index, as it does for large files.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fuzzRuns } from "./support/fuzz.js";
+import { perByteRatio } from "./support/linear-time.js";
+import { implementations, reference, wasmImplementations } from "./support/implementations.js";
+import type { Profile, RobotsTxt } from "../src/types.js";
+
+const release = implementations.find((impl) => impl.name === "wasm-release");
+if (!release) throw new Error("the linear-time checks need the release build (ROBOTS_IMPLS must include wasm-release)");
+
+/** Past the DFA's 4,096 positions. */
+const NO_DFA_RULE = `Disallow: /${"z".repeat(4100)}`;
+
+function file(rules: string[]): string {
+  return `User-agent: *\n${rules.join("\n")}\n${NO_DFA_RULE}\n`;
+}
+
+function times<T>(n: number, f: (i: number) => T): T[] {
+  return Array.from({ length: n }, (_, i) => f(i));
+}
+
+/** The digits of i as one-byte segments (`1*2*3`): segments too short for a quad of their own. */
+function digitSegments(i: number): string {
+  return String(i).split("").join("*");
+}
+
+/** Rules `/*abcd*1*2*Q` that all file under the quad `abcd` (their only one). */
+function sharedQuadRules(n: number): string[] {
+  return times(n, (i) => `Disallow: /*abcd*${digitSegments(i)}*Q`);
+}
+
+interface Probe {
+  robots: RobotsTxt;
+  url: string;
+}
+
+/** The release build's parse of `body`, its plan built by a first URL. */
+function probe(body: string, url: string): Probe {
+  const robots = release!.parse(body);
+  robots.isAllowed(url, "FooBot");
+  return { robots, url };
+}
+
+function ratio(small: Probe, large: Probe): number {
+  try {
+    return perByteRatio(({ robots, url }) => robots.isAllowed(url, "FooBot"), small, large);
+  } finally {
+    small.robots.dispose();
+    large.robots.dispose();
+  }
+}
+
+describe("the gram index stays linear in the path", () => {
+  // Every rule shares the quad `abcd` and fails the path's byte masks (no `Q`): each occurrence
+  // of `abcd` read the whole bucket again, so the cost was rules x occurrences.
+  it("reads a bucket of rules sharing a quad once, however often the path repeats it (rules and path 16 times)", () => {
+    const small = probe(file(sharedQuadRules(250)), `https://x.com/${"abcd".repeat(250)}`);
+    const large = probe(file(sharedQuadRules(4000)), `https://x.com/${"abcd".repeat(4000)}`);
+    expect(ratio(small, large)).toBeLessThan(4);
+  });
+
+  // The same rules on a path that holds every byte they need: the key `abcd` is in place at every
+  // occurrence and the rest of each rule fails, which was a search of the path per rule and
+  // occurrence. Each rule is now matched once.
+  it("decides a rule whose key is in place at every occurrence once (path 16 times, rules fixed)", () => {
+    const body = file(sharedQuadRules(40));
+    const small = probe(body, `https://x.com/${"abcd".repeat(250)}Q0123456789`);
+    const large = probe(body, `https://x.com/${"abcd".repeat(4000)}Q0123456789`);
+    expect(ratio(small, large)).toBeLessThan(4);
+  });
+
+  // Rules whose key is longer than the quad they file under, all the same key, on a path that
+  // repeats the quad but never holds the key (and holds every byte and pair the rules need): no
+  // occurrence decides them, and each read the whole bucket again. Now the bucket costs a compare
+  // of the key they share.
+  it("reads a bucket whose rules share a key that is never in place once (rules and path 16 times)", () => {
+    const rules = (n: number) => times(n, (i) => `Disallow: /*abcdefgh*${digitSegments(i)}*Q`);
+    const small = probe(file(rules(250)), `https://x.com/${"abcdX".repeat(200)}defghQ0123456789`);
+    const large = probe(file(rules(4000)), `https://x.com/${"abcdX".repeat(3200)}defghQ0123456789`);
+    expect(ratio(small, large)).toBeLessThan(4);
+  });
+
+  // A segment before the key that the path holds only after the last occurrence of the key.
+  it("decides a rule whose earlier segment follows every occurrence of its key once (path 16 times)", () => {
+    const body = file(["Disallow: /*xyz*abcd", ...times(20, (i) => `Disallow: /*q${i}*r`)]);
+    const small = probe(body, `https://x.com/${"abcd".repeat(1000)}xyz`);
+    const large = probe(body, `https://x.com/${"abcd".repeat(16000)}xyz`);
+    expect(ratio(small, large)).toBeLessThan(4);
+  });
+
+  // A segment after the key that the path does not hold (its bytes and pairs it does).
+  it("decides a rule whose later segment the path lacks once (path 16 times)", () => {
+    const body = file(["Disallow: /*abcd*xyz", ...times(20, (i) => `Disallow: /*q${i}*r`)]);
+    const small = probe(body, `https://x.com/${"abcd".repeat(1000)}xyyz`);
+    const large = probe(body, `https://x.com/${"abcd".repeat(16000)}xyyz`);
+    expect(ratio(small, large)).toBeLessThan(4);
+  });
+});
+
+/** Files whose rules share a gram that the URLs below repeat, with rules that match at a later occurrence only. */
+const cases: { name: string; body: string; urls: string[] }[] = [
+  {
+    name: "rules sharing a quad",
+    body: file([...sharedQuadRules(300), "Allow: /*abcd*7*Q", "Disallow: /*abcdabcd*9", ...times(40, (i) => `Allow: /*abcdefgh*${digitSegments(i)}*Q`)]),
+    urls: [
+      `https://x.com/${"abcd".repeat(200)}`,
+      `https://x.com/${"abcd".repeat(200)}Q0123456789`,
+      `https://x.com/${"abcd".repeat(200)}7Q`,
+      `https://x.com/${"abcd".repeat(200)}2Q`,
+      `https://x.com/${"abcd".repeat(200)}1*2*Q`,
+      `https://x.com/9abcd${"abcd".repeat(200)}Q`,
+      `https://x.com/abcd9${"abcd".repeat(3)}x9`,
+      `https://x.com/abc${"abcd".repeat(100)}`,
+      `https://x.com/${"abcdX".repeat(100)}defghQ0123456789`,
+      `https://x.com/${"abcdX".repeat(100)}abcdefgh3Q`,
+      `https://x.com/${"abcdX".repeat(100)}abcdefgh3${"abcdX".repeat(100)}Q`,
+    ],
+  },
+  {
+    name: "a segment before the key",
+    body: file([
+      "Disallow: /*xyz*abcd", "Allow: /*p*abcd*q", "Disallow: /*xyz*abcd$", "Allow: /*k*abcd*k$",
+      ...times(20, (i) => `Disallow: /*q${i}*r`),
+    ]),
+    urls: [
+      `https://x.com/${"abcd".repeat(300)}xyz`,
+      // The key is in place before `xyz` many times, and after it once, last.
+      `https://x.com/${"abcd".repeat(300)}xyzabcd`,
+      `https://x.com/${"abcd".repeat(300)}xyzabc`,
+      `https://x.com/${"abcd".repeat(300)}xyzabcdzz`,
+      `https://x.com/abcd${"p".repeat(30)}abcdq`,
+      `https://x.com/${"abcd".repeat(30)}pabcd${"abcd".repeat(30)}q`,
+      `https://x.com/abcdk${"abcd".repeat(30)}kk`,
+      `https://x.com/kabcd${"abcd".repeat(30)}k`,
+      `https://x.com/q7${"abcd".repeat(30)}r`,
+    ],
+  },
+  {
+    name: "a segment after the key",
+    body: file(["Disallow: /*abcd*xyz", "Allow: /*abcd*xyz*q", "Allow: /*abcdab*zz", ...times(20, (i) => `Disallow: /*q${i}*r`)]),
+    urls: [
+      `https://x.com/${"abcd".repeat(300)}xyyz`,
+      `https://x.com/${"abcd".repeat(300)}xyz`,
+      `https://x.com/${"abcd".repeat(300)}xyzq`,
+      `https://x.com/xyz${"abcd".repeat(300)}q`,
+      `https://x.com/zz${"abcd".repeat(300)}zz`,
+      `https://x.com/abcd${"ab".repeat(300)}abcdabzz`,
+    ],
+  },
+];
+
+const profiles: Profile[] = ["google", "rfc9309"];
+
+describe.each(wasmImplementations)("$name agrees with the reference on paths that repeat a gram", (impl) => {
+  it.each(cases.flatMap((c) => profiles.map((profile) => ({ ...c, profile }))))("$name ($profile)", ({ body, urls, profile }) => {
+    const actual = impl.parse(body, { profile });
+    const expected = reference.parse(body, { profile });
+    try {
+      const oracle = expected.classifyWithLines(urls, "FooBot");
+      const batch = actual.classifyWithLines(urls, "FooBot");
+      expect(Array.from(batch.allowed)).toEqual(Array.from(oracle.allowed));
+      expect(Array.from(batch.lines)).toEqual(Array.from(oracle.lines));
+      // One at a time as well: a batch and a single URL take different ways out of the engine.
+      for (const url of urls) expect(actual.explain(url, "FooBot"), url).toEqual(expected.explain(url, "FooBot"));
+    } finally {
+      actual.dispose();
+      expected.dispose();
+    }
+  });
+});
+
+// Long paths (probed with stamps) over a few bytes, against rules of segments of those bytes: keys
+// in place at some occurrences and not others, shared by several rules, decided at a later place.
+const piece = fc.constantFrom("ab", "abcd", "bcda", "cd", "x", "abcdx", "dab", "c");
+const segment = fc.array(piece, { minLength: 1, maxLength: 3 }).map((pieces) => pieces.join(""));
+const wildcardRule = fc.tuple(fc.boolean(), fc.array(segment, { minLength: 1, maxLength: 4 }), fc.boolean())
+  .map(([allow, segments, anchored]) => `${allow ? "Allow" : "Disallow"}: /*${segments.join("*")}${anchored ? "$" : ""}`);
+const longPath = fc.array(piece, { minLength: 40, maxLength: 120 }).map((pieces) => `https://x.com/${pieces.join("")}`);
+const { seed, numRuns } = fuzzRuns(20261127, 150);
+
+describe.each(wasmImplementations)("$name agrees with the reference on long paths over few bytes", (impl) => {
+  it.each(profiles)("%s", (profile) => {
+    fc.assert(
+      fc.property(fc.array(wildcardRule, { minLength: 20, maxLength: 60 }), fc.array(longPath, { minLength: 1, maxLength: 4 }), (rules, urls) => {
+        const body = file(rules);
+        const actual = impl.parse(body, { profile });
+        const expected = reference.parse(body, { profile });
+        try {
+          expect(Array.from(actual.classifyWithLines(urls, "FooBot").lines)).toEqual(Array.from(expected.classifyWithLines(urls, "FooBot").lines));
+        } finally {
+          actual.dispose();
+          expected.dispose();
+        }
+      }),
+      { seed, numRuns },
+    );
+  });
+});
