@@ -3,7 +3,6 @@
 
 import { Char } from "./chars";
 import { CANDIDATE_BYTES, writeCandidate } from "./candidates";
-import { reserveProbeStamps } from "./grams-probe";
 import { storeRuleMasks } from "./mask";
 import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
@@ -345,8 +344,6 @@ export function buildGramIndex(table: RuleTable, ranks: usize, ids: usize, n: u3
   heap.free(cursor);
   heap.free(buckets);
   heap.free(choices);
-  // The stamps its probes keep (grams-probe.ts): scratch of the largest index built, not the table's.
-  reserveProbeStamps(<usize>total, <usize>bucketCount);
   return index;
 }
 

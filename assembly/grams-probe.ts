@@ -7,12 +7,13 @@
 // one is probed with stamps (readStamped): a rule whose key is in place is decided for the whole
 // path, once, and a bucket that has nothing left to try, or whose rules left to try share a key
 // that is not in place, is skipped, so that the probe is linear in the path. The verdicts are
-// stamps of the probe's mark in grow-only scratch arrays, a u32 per entry and a u64 per bucket of
-// the largest index built, so that a new mark forgets them all; the tables carry nothing for them.
+// stamps of the probe's mark in scratch arrays of the module, a u32 per entry and a u64 per bucket
+// of the index probed, so that a new mark forgets them all; the tables carry nothing for them.
 import { bestCandidate, CANDIDATE_BYTES } from "./candidates";
 import { BIT_IN_BYTE, pathHoldsMasks } from "./mask";
 import { bytesEqual, matchesAfterPrefix, segmentsFit } from "./pattern";
 import { RuleField, RuleFlag, RuleTable } from "./table";
+import { SCRATCH_KEPT } from "./vec";
 import {
   ALONE, AT_END, bucketOf, Entry, ENTRY_BYTES, FILTER_MUL, filterBit, Gram, GramIndex, gramHash,
   idSaltOf, KIND_MUL, literalEnd, MASK_BYTES, PREFIX_BYTES, PrefixField, saltOf,
@@ -66,10 +67,13 @@ const SETTLED: u64 = 0;
 const UNSORTED: u64 = 0xffffffff;
 
 /**
- * Makes stamp space for an index of `entries` entries and `buckets` buckets (buildGramIndex, so
- * that a probe need not check): grow-only scratch, zeroed, so with no verdict.
+ * Makes stamp space for the index (its entries and buckets), zeroed, so with no verdict: scratch
+ * of the module, not the table's, made by the first long path a probe stamps, and given back past
+ * SCRATCH_KEPT at the end of the call (releaseProbeStamps).
  */
-export function reserveProbeStamps(entries: usize, buckets: usize): void {
+function reserveProbeStamps(index: GramIndex): void {
+  const entries = index.entries.length / ENTRY_BYTES;
+  const buckets = <usize>index.bucketCount;
   if (entries > entryStampsCount) {
     if (entryStamps) heap.free(entryStamps);
     entryStamps = heap.alloc(entries << 2);
@@ -84,8 +88,20 @@ export function reserveProbeStamps(entries: usize, buckets: usize): void {
   }
 }
 
-/** A new mark; when the marks wrap, every stamp is cleared, as 0 would be an older mark. */
-function newMark(): void {
+/** Gives back the stamps' room if it passed SCRATCH_KEPT (see Vec.releaseRoom): match.ts releaseLongPath. */
+export function releaseProbeStamps(): void {
+  if ((entryStampsCount << 2) + (bucketStampsCount << 3) <= SCRATCH_KEPT) return;
+  heap.free(entryStamps);
+  heap.free(bucketStamps);
+  entryStamps = 0;
+  bucketStamps = 0;
+  entryStampsCount = 0;
+  bucketStampsCount = 0;
+}
+
+/** A new mark for a probe of the index; when the marks wrap, every stamp is cleared, as 0 would be an older mark. */
+function newMark(index: GramIndex): void {
+  reserveProbeStamps(index);
   probeMark += 2;
   if (probeMark == 0) {
     memory.fill(entryStamps, 0, entryStampsCount << 2);
@@ -301,13 +317,15 @@ export function bestIndexedRank(table: RuleTable, index: GramIndex, id: u32, dep
   probeMemoryEnd = memoryEnd;
   const kinds = load<u32>(prefix, PrefixField.KINDS);
   const rest = length - depth;
+  // A long path's quads and pairs are read with stamps (readStamped).
+  const long = rest > SHORT_REST;
   if ((kinds & (1 << Gram.BYTE_AT_END)) && rest >= 1) best = probeEnd(index, Gram.BYTE_AT_END, <u32>load<u8>(path + length - 1), id, best);
   if ((kinds & (1 << Gram.PAIR_AT_END)) && rest >= 2) best = probeEnd(index, Gram.PAIR_AT_END, <u32>load<u16>(path + length - 2), id, best);
   if ((kinds & (1 << Gram.QUAD_AT_END)) && rest >= 4) best = probeEnd(index, Gram.QUAD_AT_END, load<u32>(path + length - 4), id, best);
   if ((kinds & (1 << Gram.QUAD)) && rest >= 4) {
-    best = rest > SHORT_REST ? probeQuadsStamped(index, id, path + depth, depth, rest - 3, best) : probeQuads(index, id, path + depth, depth, rest - 3, best);
+    best = long ? probeQuadsStamped(index, id, path + depth, depth, rest - 3, best) : probeQuads(index, id, path + depth, depth, rest - 3, best);
   }
-  if ((kinds & (1 << Gram.PAIR)) && rest >= 2) best = probePairs(index, id, path + depth, depth, rest - 1, best);
+  if ((kinds & (1 << Gram.PAIR)) && rest >= 2) best = probePairs(index, id, path + depth, depth, rest - 1, best, long);
   // Rules with no gram: their prefix matched, the rest is tried (byte masks first). Last, so that
   // the grams' matches prune them (512k 1.9% faster than first).
   const always = index.always.data;
@@ -330,7 +348,7 @@ function probeQuads(index: GramIndex, id: u32, from: usize, depth: usize, positi
 
 /** probeQuads for a long path: its buckets read with stamps (readStamped). */
 function probeQuadsStamped(index: GramIndex, id: u32, from: usize, depth: usize, positions: usize, best: u32): u32 {
-  newMark();
+  newMark(index);
   return probeQuadsWith(index, id, from, depth, positions, best, true);
 }
 
@@ -431,10 +449,9 @@ function readPassedStamped(index: GramIndex, id: u32, passed: u64, at: usize, of
 }
 
 /** Probes the pairs at the first `positions` offsets from `from`, as probeQuads does (rarer: one at a time). */
-function probePairs(index: GramIndex, id: u32, from: usize, depth: usize, positions: usize, best: u32): u32 {
+function probePairs(index: GramIndex, id: u32, from: usize, depth: usize, positions: usize, best: u32, stamped: bool): u32 {
   // A long path: its pairs read with stamps, of a mark of their own.
-  const stamped = positions >= SHORT_REST;
-  if (stamped) newMark();
+  if (stamped) newMark(index);
   const filter = index.filter.data;
   const shift = index.filterShift;
   const idSalt = idSaltOf(id);

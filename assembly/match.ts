@@ -4,35 +4,30 @@
 import { Char } from "./chars";
 import { isPlainAscii } from "./scan";
 import { lineEnd, locatePath, normalizePath, pathEnd, pathNeedsSlash, pathStart } from "./normalize";
-import { bytesEqual, ruleMatches } from "./pattern";
+import { bytesEqual, releaseLongSearch, ruleMatches } from "./pattern";
 import { buildPlan, MatchPlan } from "./plan";
 import { NO_RANK, Profile, RuleTable, Scope } from "./table";
 import { Vec } from "./vec";
-import { bestRank } from "./walk";
+import { bestRank, releaseLongWalk } from "./walk";
+import { releaseProbeStamps } from "./grams-probe";
 
 /** Bytes of pathScratch kept between calls: room for the rewritten form of any path of up to 1,365 bytes. */
 const PATH_SCRATCH_BYTES: usize = 4096;
-
-/**
- * Past this, releaseLongPath gives pathScratch's room back at the end of the call (the host's
- * scratch regions keep as much: src/wasm.ts KEPT_SCRATCH_BYTES).
- */
-const PATH_SCRATCH_KEPT: usize = 1 << 20;
 
 /** Scratch space shared by all tables for paths that must be rewritten; grows for long paths. */
 let pathScratch: Vec = Vec.create(PATH_SCRATCH_BYTES);
 
 /**
- * Shrinks pathScratch back to its usual size after a call whose path needed more than
- * PATH_SCRATCH_KEPT bytes, so that one long URL does not hold that memory for every table parsed
- * after it. Once per call, not per URL: within a batch, the room a long path made serves the
- * next long one.
+ * Gives back the room that deciding a long path took in every module's scratch (this path
+ * scratch, the walk's visited nodes, KMP failure links, the gram probe's stamps) once it passed
+ * SCRATCH_KEPT, so that one long URL does not hold that memory for every table parsed after it.
+ * Once per call, not per URL: within a batch, the room a long path made serves the next long one.
  */
 export function releaseLongPath(): void {
-  if (pathScratch.capacity <= PATH_SCRATCH_KEPT) return;
-  // Shrunk in place: the allocator splits the block and takes back its tail.
-  pathScratch.data = heap.realloc(pathScratch.data, PATH_SCRATCH_BYTES);
-  pathScratch.capacity = PATH_SCRATCH_BYTES;
+  pathScratch.releaseRoom(PATH_SCRATCH_BYTES);
+  releaseLongWalk();
+  releaseLongSearch();
+  releaseProbeStamps();
 }
 
 /**

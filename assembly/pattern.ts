@@ -8,8 +8,13 @@ import { Vec } from "./vec";
 /** Segments at least this long are searched with Knuth-Morris-Pratt, so a hostile pattern stays linear. */
 const KMP_MIN_SEGMENT: usize = 16;
 
-/** Grow-only scratch space for KMP failure links. */
+/** Scratch space for KMP failure links; grows for long segments (releaseLongSearch). */
 let failureScratch: Vec = Vec.create(256);
+
+/** Gives back the room a long segment's failure links took (see Vec.releaseRoom). */
+export function releaseLongSearch(): void {
+  failureScratch.releaseRoom(256);
+}
 
 /** Whether n bytes at a and b are equal (eight at a time). */
 // @ts-ignore: decorator

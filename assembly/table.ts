@@ -1,6 +1,7 @@
 // The compiled form of one robots.txt: everything the matcher and the host need, in flat arrays of
-// u32 fields. Byte ranges of values point into the body the host passed (it keeps those bytes);
-// patterns and agent tokens are copied into the table's own pool because they are rewritten.
+// u32 fields. Nothing points into the body the host passed, which it frees after the compile:
+// record keys and values and user-agent values are copied into `text` as written, patterns and
+// agent tokens into the table's own pool because they are rewritten.
 
 import { freeKept } from "./kept-selections";
 import { MatchPlan } from "./plan";

@@ -1,6 +1,12 @@
 // A growable byte buffer in raw linear memory. Tables are built from these and freed as a whole
 // on dispose, so memory returns to the allocator (TLSF) for the next robots.txt.
 
+/**
+ * The most room scratch space keeps between calls (src/wasm.ts KEPT_SCRATCH_BYTES is the host's
+ * side of the same rule).
+ */
+export const SCRATCH_KEPT: usize = 1 << 20;
+
 @unmanaged
 export class Vec {
   data: usize;
@@ -43,6 +49,19 @@ export class Vec {
     if (cap == this.capacity) return;
     this.data = heap.realloc(this.data, cap);
     this.capacity = cap;
+  }
+
+  /**
+   * For module scratch that grows to the longest input seen: gives back all but `keep` bytes once
+   * the capacity passes SCRATCH_KEPT, so that one long input does not hold its room for good
+   * (linear memory never shrinks; freed room serves the next tables). Called at the end of a call,
+   * never per URL. The allocator shrinks the block in place.
+   */
+  releaseRoom(keep: usize): void {
+    if (this.capacity <= SCRATCH_KEPT) return;
+    this.data = heap.realloc(this.data, keep);
+    this.capacity = keep;
+    this.length = 0;
   }
 
   /** Appends a byte; `ceiling` as in reserve. */

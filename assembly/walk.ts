@@ -16,8 +16,13 @@ import { fileShortcut, newShortcuts, Shortcut, SHORTCUT_KEY, shortcutSlot } from
 import { NO_RANK, RuleTable } from "./table";
 import { Vec } from "./vec";
 
-/** Nodes visited by the current walk (grow-only scratch). */
+/** Nodes visited by the current walk; grows for long paths (releaseLongWalk). */
 let visited: Vec = Vec.create(256);
+
+/** Gives back the room a long path's walk took (see Vec.releaseRoom). */
+export function releaseLongWalk(): void {
+  visited.releaseRoom(256);
+}
 
 const NO_EDGE: u32 = 0xffffffff;
 

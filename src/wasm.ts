@@ -102,7 +102,8 @@ export const ALL_LINES = 0xffffffff;
  * after it: linear memory never shrinks, and a region kept at its largest would hold that memory
  * for nothing. Allocating and freeing a block costs the allocator (TLSF) a constant time, against
  * the at least 1 MiB of writes (a URL of 350,000 characters) that filled it, so even calls that
- * need a large region every time (string batches of long URLs) lose nothing measurable.
+ * need a large region every time (string batches of long URLs) lose nothing measurable. The engine
+ * keeps its own scratch to the same size (assembly/vec.ts SCRATCH_KEPT).
  */
 export const KEPT_SCRATCH_BYTES = 1 << 20;
 

@@ -10,13 +10,11 @@ import { describe, expect, it } from "vitest";
 import { IndexingDirectives, initSync } from "../src/index.js";
 import { readPageWith } from "../src/directives/page.js";
 import { parseWith } from "../src/robots.js";
-import { loadEngine } from "../src/wasm.js";
+import { KEPT_SCRATCH_BYTES, loadEngine } from "../src/wasm.js";
 import { encodeAgents, putBytes } from "./support/raw-exports.js";
 
 const binary = readFileSync(new URL("../build/release.wasm", import.meta.url));
 const encoder = new TextEncoder();
-/** src/wasm.ts KEPT_SCRATCH_BYTES (and assembly/match.ts PATH_SCRATCH_KEPT): what a region keeps between calls. */
-const KEPT_SCRATCH_BYTES = 1 << 20;
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -206,6 +204,32 @@ describe("scratch space that one call needed far more of than usual is given bac
       void robots;
     }, "rfc9309");
     expect(memory - memoryAfter(() => {}, "rfc9309")).toBeLessThan(KEPT_SCRATCH_BYTES);
+  });
+
+  /**
+   * Memory in use after `body` is parsed, `url` decided for `bot` and the table disposed, less the
+   * same with no URL decided: what deciding that one URL left held in the engine's own scratch.
+   */
+  function heldAfterUrl(body: string, url: string, profile: "google" | "rfc9309"): number {
+    const held = (target: string | undefined) => {
+      const engine = loadEngine(binary);
+      const robots = parseWith(engine, body, { profile, maxBytes: Infinity });
+      if (target !== undefined) robots.isAllowed(target, "bot");
+      robots.dispose();
+      return inUse(engine);
+    };
+    return held(url) - held(undefined);
+  }
+
+  it.each([
+    // The walk lists a node per path byte, up to the longest pattern (8 bytes each): 8 MB.
+    ["the walk's visited nodes", `User-agent: *\nDisallow: /${"a".repeat(1 << 20)}\nDisallow: /b\n`, `http://x/${"a".repeat(1 << 20)}`],
+    // A segment of 16 bytes or more is searched with failure links (4 bytes a byte): 4 MB.
+    ["the KMP failure links of a long segment", `User-agent: *\nDisallow: /x*${"ab".repeat(1 << 19)}c\n`, `http://x/x${"ab".repeat(1 << 19)}dc`],
+    // A path of more than 128 bytes after a crowded prefix is probed with stamps (12 bytes a rule at least).
+    ["the gram probe's stamps", `User-agent: *\n${Array.from({ length: 200_000 }, (_, i) => `Disallow: /*k${i.toString(36)}q*z`).join("\n")}\n`, `http://x/${"kq".repeat(200)}`],
+  ])("a long path gives back %s at the end of the call", (_, body, url) => {
+    expect(heldAfterUrl(body, url, "rfc9309")).toBeLessThan(KEPT_SCRATCH_BYTES);
   });
 
   it("keeps ordinary regions for the next call (no allocation per call), and gives back only large ones", () => {
