@@ -27,36 +27,21 @@ const enum Kept {
   return table.keptSelections + index * Kept.BYTES;
 }
 
-/** Swaps the table's current selection with the kept one at `entry`. */
-function swapWithCurrent(table: RuleTable, entry: usize): void {
-  const groups = changetype<usize>(table.selectedGroups);
-  const rules = changetype<usize>(table.selectedRules);
-  const plan = changetype<usize>(table.plan);
-  table.selectedGroups = changetype<Vec>(load<usize>(entry, Kept.GROUPS));
-  table.selectedRules = changetype<Vec>(load<usize>(entry, Kept.RULES));
-  table.plan = changetype<MatchPlan | null>(load<usize>(entry, Kept.PLAN));
-  store<usize>(entry, groups, Kept.GROUPS);
-  store<usize>(entry, rules, Kept.RULES);
-  store<usize>(entry, plan, Kept.PLAN);
-}
-
-/** Moves the kept selection at `index` to the front, the ones before it one place back. */
-function moveToFront(table: RuleTable, index: usize): void {
-  if (index == 0) return;
-  const entry = entryAt(table, index);
-  const groups = load<usize>(entry, Kept.GROUPS);
-  const rules = load<usize>(entry, Kept.RULES);
-  const plan = load<usize>(entry, Kept.PLAN);
-  memory.copy(entryAt(table, 1), entryAt(table, 0), index * Kept.BYTES);
+/**
+ * Keeps the table's current selection at the front, the kept ones before place `vacated` one place
+ * back (over the selection at `vacated`, which the caller has taken out).
+ */
+function keepCurrentAtFront(table: RuleTable, vacated: usize): void {
+  memory.copy(entryAt(table, 1), entryAt(table, 0), vacated * Kept.BYTES);
   const front = entryAt(table, 0);
-  store<usize>(front, groups, Kept.GROUPS);
-  store<usize>(front, rules, Kept.RULES);
-  store<usize>(front, plan, Kept.PLAN);
+  store<usize>(front, changetype<usize>(table.selectedGroups), Kept.GROUPS);
+  store<usize>(front, changetype<usize>(table.selectedRules), Kept.RULES);
+  store<usize>(front, changetype<usize>(table.plan), Kept.PLAN);
 }
 
 /**
  * Makes the kept selection whose group flags equal the `count` bytes at `groups` current, and
- * keeps the current one in its place (at the front); false if no kept selection has those groups.
+ * keeps the current one at the front; false if no kept selection has those groups.
  */
 export function resumeKept(table: RuleTable, groups: usize, count: usize): bool {
   if (table.keptSelections == 0) return false;
@@ -65,8 +50,12 @@ export function resumeKept(table: RuleTable, groups: usize, count: usize): bool 
     const kept = load<usize>(entry, Kept.GROUPS);
     if (kept == 0) return false;
     if (memory.compare(changetype<Vec>(kept).data, groups, count) != 0) continue;
-    swapWithCurrent(table, entry);
-    moveToFront(table, i);
+    const rules = load<usize>(entry, Kept.RULES);
+    const plan = load<usize>(entry, Kept.PLAN);
+    keepCurrentAtFront(table, i);
+    table.selectedGroups = changetype<Vec>(kept);
+    table.selectedRules = changetype<Vec>(rules);
+    table.plan = changetype<MatchPlan | null>(plan);
     return true;
   }
   return false;
@@ -95,11 +84,7 @@ export function keepCurrent(table: RuleTable): void {
     groups = Vec.create(16);
     rules = Vec.create(64);
   }
-  memory.copy(entryAt(table, 1), entryAt(table, 0), (KEPT_SELECTIONS - 1) * Kept.BYTES);
-  const front = entryAt(table, 0);
-  store<usize>(front, changetype<usize>(table.selectedGroups), Kept.GROUPS);
-  store<usize>(front, changetype<usize>(table.selectedRules), Kept.RULES);
-  store<usize>(front, changetype<usize>(table.plan), Kept.PLAN);
+  keepCurrentAtFront(table, KEPT_SELECTIONS - 1);
   table.selectedGroups = groups;
   table.selectedRules = rules;
   table.plan = null;

@@ -22,7 +22,8 @@ export const VALUE_DIRECTIVES: ReadonlySet<string> = new Set<DirectiveName>([
   "max-snippet", "max-image-preview", "max-video-preview", "unavailable_after",
 ]);
 
-const IMAGE_PREVIEWS: readonly ImagePreview[] = ["none", "standard", "large"];
+/** `max-image-preview` values, most restrictive first (resolution and keepDirective rank them so). */
+export const IMAGE_PREVIEWS: readonly ImagePreview[] = ["none", "standard", "large"];
 
 /**
  * Every directive name as one shared string: a kept directive holds it, not a lower-cased copy of
@@ -41,12 +42,8 @@ const DIRECTIVE_NAMES: ReadonlyMap<string, DirectiveName> = new Map(
 export const REPORTED_PER_SOURCE = 32;
 export const REPORTED_PER_PAGE = 256;
 
-/** Counts of list elements read but not kept, by kind. */
-export interface OmittedCounts {
-  directives: number;
-  unknown: number;
-  invalid: number;
-}
+/** Counts of list elements read but not kept, by kind: OmittedEntries while they are counted. */
+type OmittedCounts = { -readonly [Kind in keyof OmittedEntries]: number };
 
 /** Everything parsed from a page's lists, in reading order. */
 export interface DirectiveSet {
@@ -92,8 +89,8 @@ interface SourceState {
 
 /**
  * Rank of a value directive's value, lower is more restrictive: the order in which resolution
- * prefers them (0 before 1 before any larger limit; -1, no limit, last; `none` < `standard` <
- * `large`; the earliest date).
+ * (resolve.ts, its Limits) prefers them (0 before 1 before any larger limit; -1, no limit, last;
+ * `none` < `standard` < `large`; the earliest date).
  */
 function restrictiveness(directive: Directive): number {
   switch (directive.name) {

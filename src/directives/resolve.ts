@@ -7,14 +7,13 @@
 import { describeValue, RobotsError } from "../errors.js";
 import { checkOptionNames, copyStrings } from "../options.js";
 import type { DirectiveSet } from "./list.js";
-import { asciiLower, omittedFor, trimSpace } from "./list.js";
+import { asciiLower, IMAGE_PREVIEWS, omittedFor, trimSpace } from "./list.js";
 import type {
   Directive, DirectivePolicy, DirectiveResolution, IgnoredDirective, ImagePreview, ResolveOptions, RestrictedField,
   Restriction,
 } from "./types.js";
 
 const POLICIES: readonly DirectivePolicy[] = ["google", "bing", "yandex", "specific-overrides-generic"];
-const IMAGE_PREVIEW_ORDER: readonly ImagePreview[] = ["none", "standard", "large"];
 
 /** The agents asked about, lower-cased; a string or an array of strings. */
 export function agentNames(agents: unknown): string[] {
@@ -110,7 +109,7 @@ export function resolveDirectives(set: DirectiveSet, agents: readonly string[], 
   let indexIfEmbeddedSeen = false;
   const maxSnippet = new Limit<number>((a, b) => a < b);
   const maxVideoPreview = new Limit<number>((a, b) => a < b);
-  const maxImagePreview = new Limit<ImagePreview>((a, b) => IMAGE_PREVIEW_ORDER.indexOf(a) < IMAGE_PREVIEW_ORDER.indexOf(b));
+  const maxImagePreview = new Limit<ImagePreview>((a, b) => IMAGE_PREVIEWS.indexOf(a) < IMAGE_PREVIEWS.indexOf(b));
   const unavailableAfter = new Limit<Date>((a, b) => a.getTime() < b.getTime());
   const obsolete: Directive[] = [];
   const ai: Directive[] = [];
