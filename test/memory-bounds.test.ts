@@ -12,6 +12,7 @@ import { readPageWith } from "../src/directives/page.js";
 import { parseWith } from "../src/robots.js";
 import { KEPT_SCRATCH_BYTES, loadEngine } from "../src/wasm.js";
 import { encodeAgents, putBytes } from "./support/raw-exports.js";
+import { memoryInUse } from "./support/memory-in-use.js";
 
 const binary = readFileSync(new URL("../build/release.wasm", import.meta.url));
 const encoder = new TextEncoder();
@@ -130,27 +131,6 @@ describe("scratch space that one call needed far more of than usual is given bac
   const TABLE = `User-agent: *\n${"Disallow: /abc\n".repeat(9_000)}`;
   const TABLES = 60;
 
-  /**
-   * Bytes of linear memory in use: its size less what the allocator can still hand out without
-   * growing it (probed in blocks of 16 KiB). Memory grows by doubling, so its size alone says
-   * little about what a table parsed next can use; what stays in use after a call is what it kept.
-   */
-  function inUse(engine: ReturnType<typeof loadEngine>): number {
-    const { memory, allocate, release } = engine.exports;
-    const size = memory.buffer.byteLength;
-    const blocks: number[] = [];
-    for (;;) {
-      const block = allocate(16 << 10);
-      if (memory.buffer.byteLength !== size) {
-        release(block);
-        break;
-      }
-      blocks.push(block);
-    }
-    for (const block of blocks) release(block);
-    return size - blocks.length * (16 << 10);
-  }
-
   /** Memory in use after `huge` (on a small table, then disposed) and TABLES tables parsed after it, kept alive. */
   function memoryAfter(huge: (robots: ReturnType<typeof parseWith>, engine: ReturnType<typeof loadEngine>) => void, profile: "google" | "rfc9309" = "google"): number {
     const engine = loadEngine(binary);
@@ -158,7 +138,7 @@ describe("scratch space that one call needed far more of than usual is given bac
     huge(robots, engine);
     robots.dispose();
     const tables = Array.from({ length: TABLES }, () => parseWith(engine, TABLE, { profile }));
-    const bytes = inUse(engine);
+    const bytes = memoryInUse(engine);
     for (const table of tables) table.dispose();
     return bytes;
   }
@@ -216,7 +196,7 @@ describe("scratch space that one call needed far more of than usual is given bac
       const robots = parseWith(engine, body, { profile, maxBytes: Infinity });
       if (target !== undefined) robots.isAllowed(target, "bot");
       robots.dispose();
-      return inUse(engine);
+      return memoryInUse(engine);
     };
     return held(url) - held(undefined);
   }
