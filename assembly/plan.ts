@@ -23,7 +23,8 @@
 // This file builds the plan and expands its nodes; walk.ts decides a path with it, and shortcuts.ts
 // holds the table that lets a walk skip the steps an earlier path with the same first bytes took.
 
-import { distinctRanks, patternHash } from "./distinct";
+import { firstOfEqual, STRING_BYTES } from "./byte-groups";
+import { distinctRanks } from "./distinct";
 import { buildDfa, Dfa, dfaMayFit } from "./dfa";
 import { GramIndex } from "./grams";
 import { buildGramIndex } from "./grams-build";
@@ -544,24 +545,29 @@ function indexCrowdedPrefixes(table: RuleTable, plan: MatchPlan, items: usize, c
     if (load<u32>(items + <usize>i * ITEM_BYTES) & ITEM_WILDCARD) wildcards++;
   }
   if (wildcards <= nodeWildcardLimit) return count;
-  // Wildcard rules per prefix (prefixSlot).
-  let slots: u32 = 16;
-  while (slots < wildcards * 2) slots <<= 1;
-  const set = heap.alloc(<usize>slots << 4);
-  memory.fill(set, 0, <usize>slots << 4);
-  // Each wildcard item's slot, in item order.
-  const slotOf = heap.alloc(<usize>wildcards << 2);
-  let w: usize = 0;
+  // The wildcard items' prefixes, in item order, grouped: the first item with each prefix counts
+  // the items that share it.
+  const strings = heap.alloc(<usize>wildcards * STRING_BYTES);
+  let w: u32 = 0;
   for (let i: u32 = 0; i < count; i++) {
     const item = items + <usize>i * ITEM_BYTES;
     if (!(load<u32>(item) & ITEM_WILDCARD)) continue;
-    const slot = prefixSlot(set, slots, item);
-    store<u32>(slot, load<u32>(slot, 12) + 1, 12);
-    store<u32>(slotOf + (w << 2), <u32>slot);
+    store<u32>(strings + <usize>w * STRING_BYTES, <u32>itemPrefix(item));
+    store<u32>(strings + <usize>w * STRING_BYTES, itemPrefixLength(item), 4);
     w++;
   }
-  // The hashes are no longer needed: a slot's first field becomes its prefix id + 1 (0: none yet).
-  for (let slot: u32 = 0; slot < slots; slot++) store<u32>(set + (<usize>slot << 4), 0);
+  const first = heap.alloc(<usize>wildcards << 2);
+  firstOfEqual(strings, wildcards, first);
+  heap.free(strings);
+  // Per wildcard item: the items sharing its prefix (on the first of them), then its prefix id + 1 (0: none yet).
+  const shared = heap.alloc(<usize>wildcards << 2);
+  memory.fill(shared, 0, <usize>wildcards << 2);
+  for (let k: u32 = 0; k < wildcards; k++) {
+    const at = shared + (<usize>load<u32>(first + (<usize>k << 2)) << 2);
+    store<u32>(at, load<u32>(at) + 1);
+  }
+  const ids = heap.alloc(<usize>wildcards << 2);
+  memory.fill(ids, 0, <usize>wildcards << 2);
   // Crowded rules get their prefix id + 1 by rank, so that the index gets its ranks in ascending order.
   const idOfRank = heap.alloc(max<usize>(<usize>rankCount << 2, 4));
   memory.fill(idOfRank, 0, <usize>rankCount << 2);
@@ -572,16 +578,16 @@ function indexCrowdedPrefixes(table: RuleTable, plan: MatchPlan, items: usize, c
   for (let i: u32 = 0; i < count; i++) {
     const item = items + <usize>i * ITEM_BYTES;
     if (load<u32>(item) & ITEM_WILDCARD) {
-      const slot = <usize>load<u32>(slotOf + (w << 2));
+      const group = <usize>load<u32>(first + (<usize>w << 2)) << 2;
       w++;
-      if (load<u32>(slot, 12) > nodeWildcardLimit) {
+      if (load<u32>(shared + group) > nodeWildcardLimit) {
         // Read before the marker below may take the item's place.
         const rank = itemRank(item);
-        let id = load<u32>(slot);
+        let id = load<u32>(ids + group);
         if (id == 0) {
           // The prefix's first rule: the prefix takes its place among the items (kept <= i).
           id = ++prefixCount;
-          store<u32>(slot, id);
+          store<u32>(ids + group, id);
           const marker = items + <usize>kept * ITEM_BYTES;
           const prefix = itemPrefix(item);
           const length = itemPrefixLength(item);
@@ -598,8 +604,9 @@ function indexCrowdedPrefixes(table: RuleTable, plan: MatchPlan, items: usize, c
     copyItem(items + <usize>kept * ITEM_BYTES, item);
     kept++;
   }
-  heap.free(slotOf);
-  heap.free(set);
+  heap.free(ids);
+  heap.free(shared);
+  heap.free(first);
   if (indexed > 0) {
     const ranks = heap.alloc(<usize>indexed << 2);
     const ids = heap.alloc(<usize>indexed << 2);
@@ -617,31 +624,6 @@ function indexCrowdedPrefixes(table: RuleTable, plan: MatchPlan, items: usize, c
   }
   heap.free(idOfRank);
   return kept;
-}
-
-/**
- * The slot of a set of prefixes (see indexCrowdedPrefixes: per slot the prefix's hash, address,
- * length and a count; address 0 when empty) for the item's prefix, filed there if new. Every
- * wildcard rule's prefix is filed, and generated ones often differ only between their first and
- * last bytes: patternHash reads them all, so that equal hashes stay rare.
- */
-function prefixSlot(set: usize, slots: u32, item: usize): usize {
-  const prefix = itemPrefix(item);
-  const length = itemPrefixLength(item);
-  const hash = patternHash(prefix, length);
-  let slot = hash & (slots - 1);
-  while (true) {
-    const at = set + (<usize>slot << 4);
-    const other = <usize>load<u32>(at, 4);
-    if (other == 0) {
-      store<u32>(at, hash);
-      store<u32>(at, <u32>prefix, 4);
-      store<u32>(at, length, 8);
-      return at;
-    }
-    if (load<u32>(at) == hash && load<u32>(at, 8) == length && bytesEqual(other, prefix, length)) return at;
-    slot = (slot + 1) & (slots - 1);
-  }
 }
 
 /** The verdict of a rank (see MatchPlan.verdicts): 1 if allowed. */

@@ -7,7 +7,10 @@
  *   rules that share the whole chain;
  * - wildcard patterns, and wildcard rules' literal prefixes, that share their first and last
  *   bytes and differ only in between, so that a hash of their ends alone puts them all in one
- *   slot of an open-addressing set (distinct.ts distinctRanks, plan.ts prefixSlot).
+ *   slot of an open-addressing set (distinct.ts distinctRanks, plan.ts indexCrowdedPrefixes);
+ * - patterns, and literal prefixes, chosen offline so that their hashes share their low bits
+ *   (test/fixtures/hash-flood/): a set that only hashed them would probe past every one before
+ *   (byte-groups.ts firstOfEqual, which sorts them instead once its probes pass a budget).
  * Each is timed with perByteRatio (no wall-clock threshold) and checked against the reference.
  */
 import { readFileSync } from "node:fs";
@@ -15,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseWith } from "../src/robots.js";
 import { loadEngine } from "../src/wasm.js";
+import { FLOOD_BITS, FLOOD_COUNT, FLOOD_LEADS, floods } from "./support/hash-flood.js";
 import { perByteRatio } from "./support/linear-time.js";
 import { reference, wasmImplementations } from "./support/implementations.js";
 
@@ -55,6 +59,28 @@ const kind = (i: number) => (i % 3 === 0 ? "Allow" : "Disallow");
  * when linear).
  */
 const NESTED_BOUND = 2;
+
+/** The fixture's strings, whose hashes (with their lead) share their low FLOOD_BITS bits. */
+const flood = (name: keyof typeof FLOOD_LEADS) =>
+  readFileSync(fileURLToPath(new URL(`fixtures/hash-flood/${name}.txt`, import.meta.url)), "utf8").split("\n").filter(Boolean);
+const floodPatterns = flood("patterns");
+const floodPrefixes = flood("prefixes");
+
+describe("the hash-flood fixtures", () => {
+  it.each(Object.entries(FLOOD_LEADS))("%s flood the engine's hash (else: npx vite-node scripts/write-hash-flood.ts)", (name, lead) => {
+    const strings = flood(name as keyof typeof FLOOD_LEADS);
+    expect(strings).toHaveLength(FLOOD_COUNT);
+    expect(new Set(strings).size).toBe(FLOOD_COUNT);
+    expect(strings.filter((string) => !floods(lead + string, FLOOD_BITS))).toEqual([]);
+  });
+});
+
+/**
+ * The prefix flood's first n / 128 prefixes have 17 more rules each, more than a node lists (plan.ts
+ * nodeWildcardLimit), so that the gram index gets some; the file has n wildcard rules in all.
+ */
+const CROWDED_EVERY = 128;
+const CROWDED_RULES = 17;
 
 const shapes: Shape[] = [
   {
@@ -100,6 +126,33 @@ const shapes: Shape[] = [
     checked: 2_000,
     // Rule i allows when i is a multiple of 3.
     urls: (n) => [`${site}/aaaaaaab`, `${site}/aaaaaaa000010zzzzzzzzq`, `${site}/aaaaaaa000015zzzzzzzz/q`, `${site}/aaaaaaa000011zzzzzzzz/q1`, `${site}/aaaaaaa000011zzzzzzzz/q2`, `${site}/aaaaaaa${pad(n - 1)}zzzzzzzzxq${(n - 1) % 5}`, `${site}/aaaaaaa${pad(n)}zzzzzzzzq`],
+  },
+  {
+    name: "wildcard patterns whose hashes share their low bits (`/*bwgaaa`, `/*bdqaaa`, ...)",
+    // n rules, so that the set has 2n slots, all of which the patterns' low bits flood.
+    body: (n) => `User-agent: *\n${lines(n - 8, (i) => `${kind(i)}: /*${floodPatterns[i]}`)}\n${lines(8, (i) => `${kind(i + 1)}: /*${floodPatterns[i * 7]}`)}\n`,
+    firstUrl: () => `${site}/x`,
+    // 8.7 KB and 140 KB.
+    sizes: [FLOOD_COUNT / 16, FLOOD_COUNT],
+    bound: 4,
+    checked: 1_024,
+    // Rule i allows when i is a multiple of 3; patterns 0, 7, 14, ... are repeated by rules of the next kind.
+    urls: () => [`${site}/x`, `${site}/a/${floodPatterns[5]}`, `${site}/${floodPatterns[3]}`, `${site}/${floodPatterns[7]}/b`, `${site}/${floodPatterns[21]}`, `${site}/${floodPatterns[1_000]}?q`, `${site}/${floodPatterns[2]!.slice(1)}`],
+  },
+  {
+    name: "wildcard rules whose literal prefixes' hashes share their low bits (`/bwgaaa*q`, ...)",
+    body: (n) => {
+      const crowded = n / CROWDED_EVERY;
+      const rules = lines(n - crowded * CROWDED_RULES, (i) => `${kind(i)}: /${floodPrefixes[i]}*q${i % 5 || ""}`);
+      return `User-agent: *\n${rules}\n${lines(crowded, (i) => lines(CROWDED_RULES, (j) => `${kind(j)}: /${floodPrefixes[i]}*r${j}`))}\n`;
+    },
+    firstUrl: () => `${site}/x`,
+    // 9.7 KB and 155 KB.
+    sizes: [FLOOD_COUNT / 16, FLOOD_COUNT],
+    bound: 4,
+    checked: 1_024,
+    // Rule i allows when i is a multiple of 3; prefixes 0 to 7 are crowded (their r rules allow when j is a multiple of 3).
+    urls: () => [`${site}/x`, `${site}/${floodPrefixes[11]}/q1`, `${site}/${floodPrefixes[13]}q3`, `${site}/${floodPrefixes[10]}q`, `${site}/${floodPrefixes[1]}/r3`, `${site}/${floodPrefixes[2]}r4`, `${site}/${floodPrefixes[7]}q2`, `${site}/${floodPrefixes[5]}r1`],
   },
 ];
 
