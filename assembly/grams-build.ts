@@ -7,8 +7,8 @@ import { storeRuleMasks } from "./mask";
 import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
 import { Vec } from "./vec";
 import {
-  ALONE, AT_END, bucketOf, Entry, ENTRY_BYTES, filterBit, Gram, GramIndex, gramHash, idSaltOf,
-  literalEnd, MASK_BYTES, PREFIX_BYTES, PrefixField, saltOf,
+  ALONE, AT_END, BUCKET_MULTIPLIERS, bucketOf, Entry, ENTRY_BYTES, filterBit, FLOODED_BUCKET, Gram, GramIndex, gramHash,
+  idSaltOf, literalEnd, MASK_BYTES, MULTIPLIER_COUNT, PREFIX_BYTES, PrefixField, saltOf,
 } from "./grams";
 
 /** A gram cost larger than any. */
@@ -74,7 +74,7 @@ let segmentAtEnd: bool = false;
  * Counts, per bucket, the anywhere-grams of one kind (QUAD or PAIR) of every rule, salted by its
  * prefix: how crowded each gram is. Segments that must end the path have end grams instead.
  */
-function countGrams(table: RuleTable, ranks: usize, ids: usize, n: u32, mask: u32, counts: usize, kind: u32): void {
+function countGrams(table: RuleTable, ranks: usize, ids: usize, n: u32, mask: u32, multiplier: u64, counts: usize, kind: u32): void {
   const width: usize = kind == Gram.QUAD ? 4 : 2;
   for (let i: u32 = 0; i < n; i++) {
     const rule = table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2)));
@@ -86,7 +86,7 @@ function countGrams(table: RuleTable, ranks: usize, ids: usize, n: u32, mask: u3
       at = nextSegment(pattern, at, end, anchored);
       if (segmentAtEnd) break;
       for (let o: usize = 0; o + width <= segmentLength; o++) {
-        const slot = counts + (<usize>bucketOf(gramHash(kind, gramAt(width, pattern + segmentStart + o)) ^ salt, mask) << 2);
+        const slot = counts + (<usize>bucketOf(gramHash(kind, gramAt(width, pattern + segmentStart + o), multiplier) ^ salt, mask) << 2);
         store<u32>(slot, load<u32>(slot) + 1);
       }
     }
@@ -156,7 +156,7 @@ let chosenOffset: u32 = 0;
  * end after them; 2: pairs) among its segments, the least crowded by `counts` (quads: and the
  * least common, commonCounts); chosenKind ALWAYS when it has none.
  */
-function chooseGram(table: RuleTable, rule: u32, salt: u64, mask: u32, counts: usize, width: usize): void {
+function chooseGram(table: RuleTable, rule: u32, salt: u64, mask: u32, multiplier: u64, counts: usize, width: usize): void {
   const pattern = table.pool.data + table.ruleField(rule, RuleField.PATTERN_START);
   const end = literalEnd(table, rule);
   const anchored = (table.ruleField(rule, RuleField.FLAGS) & RuleFlag.ANCHORED) != 0;
@@ -187,7 +187,7 @@ function chooseGram(table: RuleTable, rule: u32, salt: u64, mask: u32, counts: u
       // than `prod` (a penalty of 8 sent such rules to the section's name, which most paths
       // under the section hold: 3.8 against 3.3 bucket reads per URL on the 512 KiB file).
       const penalty = width == 2 && hasSlash(gram, 2) ? SLASH_PENALTY_PAIR : 0;
-      let cost = load<u32>(counts + (<usize>bucketOf(gramHash(kind, gram) ^ salt, mask) << 2)) + penalty;
+      let cost = load<u32>(counts + (<usize>bucketOf(gramHash(kind, gram, multiplier) ^ salt, mask) << 2)) + penalty;
       if (width == 4) cost += load<u32>(commonSlot(gram));
       if (cost < bestCost) {
         bestCost = cost;
@@ -214,15 +214,29 @@ const CHOICE_BYTES: usize = 20;
 
 /**
  * Builds the index over `n` ranks of the table's selection, listed ascending at `ranks`, with the
- * prefix id of each at `ids` (ids below `prefixCount`).
+ * prefix id of each at `ids` (ids below `prefixCount`): with the first of BUCKET_MULTIPLIERS that
+ * floods no bucket (see grams.ts), or the last.
  */
 export function buildGramIndex(table: RuleTable, ranks: usize, ids: usize, n: u32, prefixCount: u32): GramIndex {
+  let index = buildWith(table, ranks, ids, n, prefixCount, load<u64>(BUCKET_MULTIPLIERS));
+  for (let attempt: u32 = 1; flooded && attempt < MULTIPLIER_COUNT; attempt++) {
+    index.free();
+    index = buildWith(table, ranks, ids, n, prefixCount, load<u64>(BUCKET_MULTIPLIERS + (<usize>attempt << 3)));
+  }
+  return index;
+}
+
+/** Whether the last index built has a flooded bucket (FLOODED_BUCKET). */
+let flooded = false;
+
+function buildWith(table: RuleTable, ranks: usize, ids: usize, n: u32, prefixCount: u32, multiplier: u64): GramIndex {
   let bucketCount: u32 = 64;
   while (bucketCount < n * 2 && bucketCount < (1 << 20)) bucketCount <<= 1;
   const mask = bucketCount - 1;
 
   const index = changetype<GramIndex>(heap.alloc(offsetof<GramIndex>()));
   index.bucketCount = bucketCount;
+  index.multiplier = multiplier;
   index.headers = Vec.create((<usize>bucketCount + 1) << 2);
   index.entries = Vec.create(16);
   let filterBits = MIN_FILTER_BITS;
@@ -244,7 +258,7 @@ export function buildGramIndex(table: RuleTable, ranks: usize, ids: usize, n: u3
   // Each rule's gram, chosen by how many rules of its prefix share a bucket with it.
   const counts = heap.alloc(<usize>bucketCount << 2);
   memory.fill(counts, 0, <usize>bucketCount << 2);
-  countGrams(table, ranks, ids, n, mask, counts, Gram.QUAD);
+  countGrams(table, ranks, ids, n, mask, multiplier, counts, Gram.QUAD);
   countCommonQuads(table);
   const choices = heap.alloc(max<usize>(<usize>n * CHOICE_BYTES, CHOICE_BYTES));
   // Rules of each prefix that need pairs.
@@ -253,7 +267,7 @@ export function buildGramIndex(table: RuleTable, ranks: usize, ids: usize, n: u3
   let anyPairRules = false;
   for (let i: u32 = 0; i < n; i++) {
     const id = load<u32>(ids + (<usize>i << 2));
-    chooseGram(table, table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2))), saltOf(id), mask, counts, 4);
+    chooseGram(table, table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2))), saltOf(id), mask, multiplier, counts, 4);
     if (chosenKind == Gram.ALWAYS) {
       // Not a pair yet: counted below, once pairs are counted.
       chosenKind = Gram.PAIR;
@@ -263,12 +277,12 @@ export function buildGramIndex(table: RuleTable, ranks: usize, ids: usize, n: u3
   }
   if (anyPairRules) {
     memory.fill(counts, 0, <usize>bucketCount << 2);
-    countGrams(table, ranks, ids, n, mask, counts, Gram.PAIR);
+    countGrams(table, ranks, ids, n, mask, multiplier, counts, Gram.PAIR);
     for (let i: u32 = 0; i < n; i++) {
       const choice = choices + <usize>i * CHOICE_BYTES;
       if (load<u32>(choice) != Gram.PAIR) continue;
       const id = load<u32>(ids + (<usize>i << 2));
-      chooseGram(table, table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2))), saltOf(id), mask, counts, 2);
+      chooseGram(table, table.selectedRules.u32At(load<u32>(ranks + (<usize>i << 2))), saltOf(id), mask, multiplier, counts, 2);
       storeChoice(choice);
       if (chosenKind == Gram.PAIR) store<u32>(pairRules + (<usize>id << 2), load<u32>(pairRules + (<usize>id << 2)) + 1);
     }
@@ -277,8 +291,13 @@ export function buildGramIndex(table: RuleTable, ranks: usize, ids: usize, n: u3
   heap.free(commonCounts);
 
   // The final kinds, the prefixes' first ranks and kinds, the always-candidates of each prefix
-  // counted and the buckets' sizes.
+  // counted, the buckets' sizes and, per bucket, the hash of its first gram and how many entries
+  // have another.
   const buckets = heap.alloc(max<usize>(<usize>n << 2, 4));
+  const firstHashes = heap.alloc(<usize>bucketCount << 3);
+  const others = heap.alloc(<usize>bucketCount << 2);
+  memory.fill(others, 0, <usize>bucketCount << 2);
+  flooded = false;
   for (let i: u32 = 0; i < n; i++) {
     const id = load<u32>(ids + (<usize>i << 2));
     const prefix = prefixes + <usize>id * PREFIX_BYTES;
@@ -294,15 +313,26 @@ export function buildGramIndex(table: RuleTable, ranks: usize, ids: usize, n: u3
     }
     store<u32>(prefix, load<u32>(prefix, PrefixField.KINDS) | (1 << kind), PrefixField.KINDS);
     const gram = load<u32>(choice, 4);
-    const hash = gramHash(kind, gram) ^ saltOf(id);
+    const hash = gramHash(kind, gram, multiplier) ^ saltOf(id);
     const bit = filterBit(kind, gram, idSaltOf(id), index.filterShift);
     const filterByte = index.filter.data + (bit >>> 3);
     store<u8>(filterByte, <u32>load<u8>(filterByte) | (<u32>1 << (bit & 7)));
     const bucket = bucketOf(hash, mask);
     store<u32>(buckets + (<usize>i << 2), bucket);
     const slot = headers + ((<usize>bucket + 1) << 2);
-    store<u32>(slot, load<u32>(slot) + 1);
+    const size = load<u32>(slot);
+    const firstHash = firstHashes + (<usize>bucket << 3);
+    if (size == 0) {
+      store<u64>(firstHash, hash);
+    } else if (load<u64>(firstHash) != hash) {
+      const other = others + (<usize>bucket << 2);
+      store<u32>(other, load<u32>(other) + 1);
+      if (load<u32>(other) > FLOODED_BUCKET) flooded = true;
+    }
+    store<u32>(slot, size + 1);
   }
+  heap.free(others);
+  heap.free(firstHashes);
   // Always-candidates, prefix after prefix, each in rank order (ranks come ascending).
   let alwaysCount: u32 = 0;
   for (let id: u32 = 0; id < prefixCount; id++) {

@@ -297,7 +297,7 @@ function readStamped(index: GramIndex, hash: u64, at: usize, best: u32): u32 {
 // @ts-ignore: decorator
 @inline function probeEnd(index: GramIndex, kind: u32, gram: u32, id: u32, best: u32): u32 {
   if (!filterHas(index.filter.data, filterBit(kind, gram, idSaltOf(id), index.filterShift))) return best;
-  return readBucket(index, gramHash(kind, gram) ^ saltOf(id), 0, best);
+  return readBucket(index, gramHash(kind, gram, index.multiplier) ^ saltOf(id), 0, best);
 }
 
 /**
@@ -433,7 +433,7 @@ function probeQuadsStamped(index: GramIndex, id: u32, from: usize, depth: usize,
   while (passed != 0) {
     const k = <usize>ctz(passed);
     passed &= passed - 1;
-    best = readBucket(index, gramHash(Gram.QUAD, load<u32>(at + k)) ^ saltOf(id), offset + k, best);
+    best = readBucket(index, gramHash(Gram.QUAD, load<u32>(at + k), index.multiplier) ^ saltOf(id), offset + k, best);
   }
   return best;
 }
@@ -443,7 +443,7 @@ function readPassedStamped(index: GramIndex, id: u32, passed: u64, at: usize, of
   while (passed != 0) {
     const k = <usize>ctz(passed);
     passed &= passed - 1;
-    best = readStamped(index, gramHash(Gram.QUAD, load<u32>(at + k)) ^ saltOf(id), offset + k, best);
+    best = readStamped(index, gramHash(Gram.QUAD, load<u32>(at + k), index.multiplier) ^ saltOf(id), offset + k, best);
   }
   return best;
 }
@@ -464,7 +464,7 @@ function probePairs(index: GramIndex, id: u32, from: usize, depth: usize, positi
     while (passed != 0) {
       const at = base + <usize>ctz(passed);
       passed &= passed - 1;
-      const hash = gramHash(Gram.PAIR, <u32>load<u16>(from + at)) ^ saltOf(id);
+      const hash = gramHash(Gram.PAIR, <u32>load<u16>(from + at), index.multiplier) ^ saltOf(id);
       best = stamped ? readStamped(index, hash, depth + at, best) : readBucket(index, hash, depth + at, best);
     }
   }

@@ -5,9 +5,12 @@
  * bytes, more NFA positions than the DFA takes, so that the release build decides every path with
  * the tree and the index, as it does for large files.
  */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fuzzRuns } from "./support/fuzz.js";
+import { QUAD_FLOOD_BITS, QUAD_FLOOD_COUNT, quadBucket } from "./support/hash-flood.js";
 import { perByteRatio } from "./support/linear-time.js";
 import { implementations, reference, wasmImplementations } from "./support/implementations.js";
 import type { Profile, RobotsTxt } from "../src/types.js";
@@ -36,6 +39,14 @@ function sharedQuadRules(n: number): string[] {
   return times(n, (i) => `Disallow: /*abcd*${digitSegments(i)}*Q`);
 }
 
+/** Quads that fall in one bucket of the gram index under its first multiplier (test/fixtures/hash-flood/). */
+const floodQuads = readFileSync(fileURLToPath(new URL("fixtures/hash-flood/quads.txt", import.meta.url)), "utf8").split("\n").filter(Boolean);
+
+/** Rules `/*<quad>*Q`, the first n of the flooding quads, a third of them Allow. */
+function floodRules(n: number): string[] {
+  return floodQuads.slice(0, n).map((quad, i) => `${i % 3 === 0 ? "Allow" : "Disallow"}: /*${quad}*Q`);
+}
+
 interface Probe {
   robots: RobotsTxt;
   url: string;
@@ -57,7 +68,24 @@ function ratio(small: Probe, large: Probe): number {
   }
 }
 
+describe("the hash-flood quads", () => {
+  it("fall in one bucket of the gram index's first multiplier (else: npx vite-node scripts/write-hash-flood.ts)", () => {
+    expect(floodQuads).toHaveLength(QUAD_FLOOD_COUNT);
+    expect(new Set(floodQuads).size).toBe(QUAD_FLOOD_COUNT);
+    expect(floodQuads.filter((quad) => quad.length !== 4 || quadBucket(quad, QUAD_FLOOD_BITS) !== 0)).toEqual([]);
+  });
+});
+
 describe("the gram index stays linear in the path", () => {
+  // Rules of different quads that a site chose to share a bucket: a path of those quads read the
+  // whole bucket at each of them (the rules fail its byte masks: no `Q`), rules x path. The index
+  // is built again with another multiplier, under which they spread.
+  it("reads a bucket flooded by rules of different quads no more than any (rules and path 16 times)", () => {
+    const small = probe(file(floodRules(128)), `https://x.com/${floodQuads.slice(0, 128).join("")}`);
+    const large = probe(file(floodRules(2048)), `https://x.com/${floodQuads.join("")}`);
+    expect(ratio(small, large)).toBeLessThan(4);
+  });
+
   // Every rule shares the quad `abcd` and fails the path's byte masks (no `Q`): each occurrence
   // of `abcd` read the whole bucket again, so the cost was rules x occurrences.
   it("reads a bucket of rules sharing a quad once, however often the path repeats it (rules and path 16 times)", () => {
@@ -106,6 +134,19 @@ describe("the gram index stays linear in the path", () => {
 
 /** Files whose rules share a gram that the URLs below repeat, with rules that match at a later occurrence only. */
 const cases: { name: string; body: string; urls: string[] }[] = [
+  {
+    name: "rules of quads that share a bucket",
+    body: file(floodRules(QUAD_FLOOD_COUNT)),
+    urls: [
+      `https://x.com/${floodQuads.slice(0, 300).join("")}`,
+      `https://x.com/${floodQuads.slice(0, 300).join("")}Q`,
+      `https://x.com/x${floodQuads[7]}yQ`,
+      `https://x.com/${floodQuads[9]}Q`,
+      `https://x.com/${floodQuads[2_000]}/Q/${floodQuads[1_999]}`,
+      `https://x.com/Q${floodQuads[30]}`,
+      `https://x.com/${floodQuads[4]!.slice(0, 3)}Q`,
+    ],
+  },
   {
     name: "rules sharing a quad",
     body: file([...sharedQuadRules(300), "Allow: /*abcd*7*Q", "Disallow: /*abcdabcd*9", ...times(40, (i) => `Allow: /*abcdefgh*${digitSegments(i)}*Q`)]),

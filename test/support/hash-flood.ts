@@ -1,9 +1,10 @@
 /**
- * Strings that flood the engine's open-addressing sets (assembly/byte-groups.ts): their hashes
- * share their low bits, so that they all start probing at slot 0 of a set with up to 2^bits slots,
- * as a site could choose them offline against the engine's fixed hash. Found by trying strings in
- * order until enough match, which takes minutes: test/fixtures/hash-flood/ keeps the result, and
- * the tests check with bytesHash that it still floods the hash the engine has.
+ * Strings that flood the engine's hashes, as a site could choose them offline against its fixed
+ * constants: strings whose hashes share their low bits, so that they all start probing at slot 0
+ * of a set with up to 2^bits slots (assembly/byte-groups.ts), and quads that all fall in bucket 0
+ * of a gram index of up to 2^bits buckets under its first multiplier (assembly/grams.ts). Found by
+ * trying strings in order until enough match, which takes minutes: test/fixtures/hash-flood/
+ * keeps the result, and the tests check that it still floods the hashes the engine has.
  *
  *   npx vite-node scripts/write-hash-flood.ts    # writes test/fixtures/hash-flood/*.txt (about seven minutes)
  */
@@ -64,3 +65,31 @@ export const FLOOD_COUNT = 8192;
 export const FLOOD_BITS = 14;
 /** Patterns `/*` + letters (distinct.ts hashes whole patterns) and prefixes `/` + letters (plan.ts groups rules by prefix). */
 export const FLOOD_LEADS = { patterns: "/*", prefixes: "/" } as const;
+
+/** The gram index's first bucket multiplier and the kind of a quad (assembly/grams.ts). */
+const FIRST_MULTIPLIER = 0x9e3779b97f4a7c15n;
+const QUAD_KIND = 4n;
+
+/** The bucket of a quad (four bytes, read little-endian) in an index of 2^bits buckets under the first multiplier, for prefix id 0 (no salt). */
+export function quadBucket(quad: string, bits: number): number {
+  const bytes = new TextEncoder().encode(quad);
+  const gram = BigInt(bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16)) | (BigInt(bytes[3]!) << 24n);
+  return Number((mul(gram | (QUAD_KIND << 32n), FIRST_MULTIPLIER) >> 16n) & BigInt((1 << bits) - 1));
+}
+
+/** Bytes a quad of the flood may hold: unreserved in URLs, and neither `Q` nor `~` (the flood's rules end in `*Q`). */
+const QUAD_BYTES = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPRSTUVWXYZ0123456789-_.!()";
+
+/** The first `count` quads over QUAD_BYTES (in order of their bytes) that fall in bucket 0 of 2^bits buckets. */
+export function findQuadFlood(count: number, bits: number): string[] {
+  const found: string[] = [];
+  for (const a of QUAD_BYTES) for (const b of QUAD_BYTES) for (const c of QUAD_BYTES) for (const d of QUAD_BYTES) {
+    if (found.length === count) return found;
+    if (quadBucket(a + b + c + d, bits) === 0) found.push(a + b + c + d);
+  }
+  return found;
+}
+
+/** What quads.txt holds: for an index of QUAD_FLOOD_COUNT rules, 2 * QUAD_FLOOD_COUNT buckets. */
+export const QUAD_FLOOD_COUNT = 2048;
+export const QUAD_FLOOD_BITS = 12;
