@@ -5,9 +5,10 @@ import { Char } from "./chars";
 import { CANDIDATE_BYTES, writeCandidate } from "./candidates";
 import { storeRuleMasks } from "./mask";
 import { NO_RANK, RuleField, RuleFlag, RuleTable } from "./table";
+import { SHORT_REST } from "./grams-probe";
 import { Vec } from "./vec";
 import {
-  ALONE, AT_END, BUCKET_MULTIPLIERS, bucketOf, Entry, ENTRY_BYTES, filterBit, FLOODED_BUCKET, Gram, GramIndex, gramHash,
+  ALONE, AT_END, BIG_BUCKET, BUCKET_MULTIPLIERS, bucketOf, Entry, ENTRY_BYTES, filterBit, FLOODED_BUCKET, Gram, GramIndex, gramHash,
   idSaltOf, literalEnd, MASK_BYTES, MULTIPLIER_COUNT, PREFIX_BYTES, PrefixField, saltOf,
 } from "./grams";
 
@@ -352,7 +353,10 @@ function buildWith(table: RuleTable, ranks: usize, ids: usize, n: u32, prefixCou
     store<u32>(prefix, at + 1, PrefixField.ALWAYS_END);
   }
   heap.free(pairRules);
+  // Headers hold the buckets' sizes, one place on, until summed here.
+  index.shortRest = SHORT_REST;
   for (let b: u32 = 1; b <= bucketCount; b++) {
+    if (load<u32>(headers + (<usize>b << 2)) > BIG_BUCKET) index.shortRest = 0;
     store<u32>(headers + (<usize>b << 2), load<u32>(headers + (<usize>b << 2)) + load<u32>(headers + (<usize>(b - 1) << 2)));
   }
   const total = load<u32>(headers + (<usize>bucketCount << 2));

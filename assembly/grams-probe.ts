@@ -41,9 +41,10 @@ let probeMemoryEnd: usize = 0;
  * Paths with more than this many bytes after the prefix are probed with stamps (readStamped), in
  * a loop of their own: a gram of a shorter one occurs few enough times (32 quads, 128 pairs at
  * most) that trying its bucket at each occurrence costs less than stamps (every path stamped:
- * 512k 2.3% more instructions; those over 67 bytes, 1.1% of its URLs: 0.5%).
+ * 512k 2.3% more instructions; those over 67 bytes, 1.1% of its URLs: 0.5%), unless the index
+ * has a big bucket (grams.ts BIG_BUCKET: then every path is stamped).
  */
-const SHORT_REST: usize = 128;
+export const SHORT_REST: u32 = 128;
 
 /**
  * The current mark, taken by a probe of a long path's quads or pairs: an even number, new each time. A bucket
@@ -317,8 +318,9 @@ export function bestIndexedRank(table: RuleTable, index: GramIndex, id: u32, dep
   probeMemoryEnd = memoryEnd;
   const kinds = load<u32>(prefix, PrefixField.KINDS);
   const rest = length - depth;
-  // A long path's quads and pairs are read with stamps (readStamped).
-  const long = rest > SHORT_REST;
+  // A long path's quads and pairs are read with stamps (readStamped), and every path of an index
+  // with a big bucket (GramIndex.shortRest).
+  const long = rest > <usize>index.shortRest;
   if ((kinds & (1 << Gram.BYTE_AT_END)) && rest >= 1) best = probeEnd(index, Gram.BYTE_AT_END, <u32>load<u8>(path + length - 1), id, best);
   if ((kinds & (1 << Gram.PAIR_AT_END)) && rest >= 2) best = probeEnd(index, Gram.PAIR_AT_END, <u32>load<u16>(path + length - 2), id, best);
   if ((kinds & (1 << Gram.QUAD_AT_END)) && rest >= 4) best = probeEnd(index, Gram.QUAD_AT_END, load<u32>(path + length - 4), id, best);
