@@ -15,9 +15,11 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseWith } from "../src/robots.js";
 import { loadEngine } from "../src/wasm.js";
+import { fuzzRuns } from "./support/fuzz.js";
 import { FLOOD_BITS, FLOOD_COUNT, FLOOD_LEADS, floods } from "./support/hash-flood.js";
 import { perByteRatio } from "./support/linear-time.js";
 import { reference, wasmImplementations } from "./support/implementations.js";
@@ -199,5 +201,39 @@ describe.each(wasmImplementations)("$name agrees with the reference", (wasm) => 
       actual.dispose();
       expected.dispose();
     }
+  });
+});
+
+/**
+ * Files of flooding patterns and prefixes, repeated in any order and mixed with other rules, so
+ * that the sorted grouping (byte-groups.ts, past its budget of probes) meets repeats in every
+ * place: the first rule of each pattern in decision order must decide, and rules sharing a prefix
+ * must be one crowded prefix.
+ */
+const floodRule = fc.tuple(fc.boolean(), fc.nat({ max: 200 }), fc.constantFrom("pattern", "prefix", "other"), fc.constantFrom("", "$", "*q", "/"))
+  .map(([allow, i, kind, tail]) => {
+    const path = kind === "pattern" ? `/*${floodPatterns[i]}${tail}` : kind === "prefix" ? `/${floodPrefixes[i]}*q${tail}` : `/*x${i}${tail}`;
+    return `${allow ? "Allow" : "Disallow"}: ${path}`;
+  });
+const floodUrl = fc.tuple(fc.nat({ max: 200 }), fc.constantFrom(floodPatterns, floodPrefixes), fc.constantFrom("", "q", "/q", "x7", "$"))
+  .map(([i, strings, tail]) => `${site}/${strings[i]}${tail}`);
+const floodRuns = fuzzRuns(20261127, 40);
+
+describe.each(wasmImplementations)("$name agrees with the reference on files that flood the hash, with repeats", (wasm) => {
+  it("in any order", () => {
+    fc.assert(
+      fc.property(fc.array(floodRule, { minLength: 150, maxLength: 400 }), fc.array(floodUrl, { minLength: 5, maxLength: 20 }), (rules, urls) => {
+        const body = `User-agent: *\n${rules.join("\n")}\n`;
+        const actual = wasm.parse(body);
+        const expected = reference.parse(body);
+        try {
+          expect(Array.from(actual.classifyWithLines(urls, "FooBot").lines)).toEqual(Array.from(expected.classifyWithLines(urls, "FooBot").lines));
+        } finally {
+          actual.dispose();
+          expected.dispose();
+        }
+      }),
+      floodRuns,
+    );
   });
 });
