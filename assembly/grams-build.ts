@@ -114,7 +114,7 @@ let commonShift: u64 = 0;
   return commonCounts + (<usize>((<u64>quad * 0x9e3779b97f4a7c15) >>> commonShift) << 2);
 }
 
-/** Counts the selection's quads into a new commonCounts table (freed by buildGramIndex). */
+/** Counts the selection's quads into a new commonCounts table (freed by buildGramIndex, after every build that reads it). */
 function countCommonQuads(table: RuleTable): void {
   const rules = <u32>(table.selectedRules.length >> 2);
   let bytes: usize = 0;
@@ -219,16 +219,22 @@ const CHOICE_BYTES: usize = 20;
  * floods no bucket (see grams.ts), or the last.
  */
 export function buildGramIndex(table: RuleTable, ranks: usize, ids: usize, n: u32, prefixCount: u32): GramIndex {
+  countCommonQuads(table);
   let index = buildWith(table, ranks, ids, n, prefixCount, load<u64>(BUCKET_MULTIPLIERS));
   for (let attempt: u32 = 1; flooded && attempt < MULTIPLIER_COUNT; attempt++) {
     index.free();
+    indexesRebuilt++;
     index = buildWith(table, ranks, ids, n, prefixCount, load<u64>(BUCKET_MULTIPLIERS + (<usize>attempt << 3)));
   }
+  heap.free(commonCounts);
   return index;
 }
 
 /** Whether the last index built has a flooded bucket (FLOODED_BUCKET). */
 let flooded = false;
+
+/** Indexes built again under another multiplier since the engine started: for tests (index.ts floodCount). */
+export let indexesRebuilt: u32 = 0;
 
 function buildWith(table: RuleTable, ranks: usize, ids: usize, n: u32, prefixCount: u32, multiplier: u64): GramIndex {
   let bucketCount: u32 = 64;
@@ -260,7 +266,6 @@ function buildWith(table: RuleTable, ranks: usize, ids: usize, n: u32, prefixCou
   const counts = heap.alloc(<usize>bucketCount << 2);
   memory.fill(counts, 0, <usize>bucketCount << 2);
   countGrams(table, ranks, ids, n, mask, multiplier, counts, Gram.QUAD);
-  countCommonQuads(table);
   const choices = heap.alloc(max<usize>(<usize>n * CHOICE_BYTES, CHOICE_BYTES));
   // Rules of each prefix that need pairs.
   const pairRules = heap.alloc(max<usize>(<usize>prefixCount << 2, 4));
@@ -289,7 +294,6 @@ function buildWith(table: RuleTable, ranks: usize, ids: usize, n: u32, prefixCou
     }
   }
   heap.free(counts);
-  heap.free(commonCounts);
 
   // The final kinds, the prefixes' first ranks and kinds, the always-candidates of each prefix
   // counted, the buckets' sizes and, per bucket, the hash of its first gram and how many entries

@@ -39,8 +39,8 @@ let probeMemoryEnd: usize = 0;
 
 /**
  * Paths with more than this many bytes after the prefix are probed with stamps (readStamped), in
- * a loop of their own: a gram of a shorter one occurs few enough times (32 quads, 128 pairs at
- * most) that trying its bucket at each occurrence costs less than stamps (every path stamped:
+ * a loop of their own: a gram of a shorter one occurs few enough times (125 quads, 127 pairs at
+ * most, overlapping) that trying its bucket at each occurrence costs less than stamps (every path stamped:
  * 512k 2.3% more instructions; those over 67 bytes, 1.1% of its URLs: 0.5%), unless the index
  * has a big bucket (grams.ts BIG_BUCKET: then every path is stamped).
  */

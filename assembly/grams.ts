@@ -53,8 +53,10 @@ export const enum Gram {
 
 /**
  * The bucket hash of a gram of one kind: a 64-bit multiply by the index's multiplier (one of
- * BUCKET_MULTIPLIERS) whose bits 16..35 (at most) pick the bucket. The prefix's salt is XORed in
- * after the multiply.
+ * BUCKET_MULTIPLIERS) whose bits 32..51 (at most) pick the bucket. The prefix's salt is XORed in
+ * after the multiply. Bits of a product depend only on the factor's bits below them, so lower
+ * bits would leave the kind and the gram's top bits out: a quad and an end quad of the same bytes
+ * would share a bucket under every multiplier.
  */
 // @ts-ignore: decorator
 @inline export function gramHash(kind: u32, gram: u32, multiplier: u64): u64 {
@@ -84,7 +86,7 @@ export const FLOODED_BUCKET: u32 = 32;
 
 // @ts-ignore: decorator
 @inline export function bucketOf(hash: u64, mask: u32): u32 {
-  return <u32>(hash >>> 16) & mask;
+  return <u32>(hash >>> 32) & mask;
 }
 
 /**
@@ -146,9 +148,10 @@ export const PREFIX_BYTES: usize = 16;
 /**
  * An index with a bucket of more entries than this probes short paths with stamps too
  * (grams-probe.ts readStamped, GramIndex.shortRest): such a bucket (thousands of rules sharing a
- * quad, `/*page*1`, `/*page*2`, ...) was read again at each of up to 32 places of the quad in a
- * path (40,000 rules and a path of 124 bytes: 2.3 ms, now 0.15). Stamps cost 2.3% on the benchmark's paths,
- * so other indexes' short paths go without; no file of the corpus or the benchmarks has one.
+ * quad, `/*page*1`, `/*page*2`, ...) was read again at each place of the quad in a short path, up
+ * to 125 (40,000 rules and a path of 31 `abcd`: 2.3 ms, now 0.15). Stamps cost 2.3% on the
+ * benchmark's paths, so the other indexes' short paths go without (at most 64 x 125 entries
+ * read); no file of the corpus or the benchmarks has one.
  */
 export const BIG_BUCKET: u32 = 64;
 

@@ -7,6 +7,8 @@ import { selectAgents as select } from "./select";
 import { keptBytes } from "./kept-selections";
 import { buildPlan, expandWholeTree, MatchPlan, setWildcardIndexLimit } from "./plan";
 import { setDfaLimits } from "./dfa";
+import { groupsSorted } from "./byte-groups";
+import { indexesRebuilt } from "./grams-build";
 import { compileRobots } from "./parse";
 import { AGENT_FIELDS, RECORD_FIELDS, RuleField, RuleFlag, RuleTable, Scope } from "./table";
 import { Char } from "./chars";
@@ -180,6 +182,16 @@ export function configureWildcardIndex(limit: u32): void {
  */
 export function configureDfa(positions: u32, states: u32, giveUp: u32): void {
   setDfaLimits(positions, states, giveUp != 0);
+}
+
+/**
+ * How often the engine has met a hash flooded by a file since it started: 0, groupings of
+ * patterns or prefixes given up for a sort (byte-groups.ts); 1, gram indexes built again under
+ * another multiplier (grams-build.ts). For tests, which check that a file floods the engine's own
+ * hashes and that an ordinary one does not.
+ */
+export function floodCount(kind: u32): u32 {
+  return kind == 0 ? groupsSorted : indexesRebuilt;
 }
 
 // ---- Robots meta tags (assembly/meta.ts) ----------------------------------------------------

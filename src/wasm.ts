@@ -54,6 +54,8 @@ export interface EngineExports {
   configureWildcardIndex(limit: number): void;
   /** Lazy DFA limits for plans built afterwards: NFA positions (0: no DFA), cached states, give up (1) or keep resetting (0) when thrashing. */
   configureDfa(positions: number, states: number, giveUp: number): void;
+  /** How often the engine met a flooded hash since it started: 0, groupings sorted instead; 1, gram indexes built again (assembly/index.ts). For tests. */
+  floodCount(kind: number): number;
   /** Bytes of linear memory held by a table. */
   tableBytes(table: number): number;
   /** Builds the whole match plan of the current selection (the tree otherwise grows lazily); returns tableBytes. For the benchmark. */
@@ -219,7 +221,7 @@ const EXPORTED_FUNCTIONS: Record<Exclude<keyof EngineExports, "memory">, true> =
   rulePatternLength: true, ruleCount: true, groupCount: true, selectedGroupsPointer: true,
   agentCount: true, agentsPointer: true, lineCount: true, linesPointer: true, recordCount: true,
   recordsPointer: true, textPointer: true, configureWildcardIndex: true, configureDfa: true,
-  tableBytes: true, expandPlan: true, scanMetaTags: true, metaTagCount: true,
+  floodCount: true, tableBytes: true, expandPlan: true, scanMetaTags: true, metaTagCount: true,
   metaTagsPointer: true, freeMetaTags: true, formatTsv: true,
 };
 

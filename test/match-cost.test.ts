@@ -9,6 +9,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { parseWith } from "../src/robots.js";
+import { loadEngine } from "../src/wasm.js";
 import { fuzzRuns } from "./support/fuzz.js";
 import { QUAD_FLOOD_BITS, QUAD_FLOOD_COUNT, quadBucket } from "./support/hash-flood.js";
 import { perByteRatio } from "./support/linear-time.js";
@@ -74,6 +76,22 @@ describe("the hash-flood quads", () => {
     expect(new Set(floodQuads).size).toBe(QUAD_FLOOD_COUNT);
     expect(floodQuads.filter((quad) => quad.length !== 4 || quadBucket(quad, QUAD_FLOOD_BITS) !== 0)).toEqual([]);
   });
+
+  // The engine's own hash, not its copy in hash-flood.ts.
+  it("make the engine build its gram index again, and a big bucket of one quad does not", () => {
+    const engine = loadEngine(readFileSync(fileURLToPath(new URL("../build/release.wasm", import.meta.url))));
+    const rebuilds = (body: string) => {
+      const before = engine.exports.floodCount(1);
+      const robots = parseWith(engine, body);
+      robots.isAllowed("https://x.com/x", "FooBot");
+      robots.dispose();
+      return engine.exports.floodCount(1) - before;
+    };
+    expect(rebuilds(file(floodRules(QUAD_FLOOD_COUNT)))).toBe(1);
+    // A quad and an end quad of the same bytes once shared a bucket under every multiplier, and
+    // counted as two grams there: a big bucket of one quad was built three times.
+    expect(rebuilds(file([...sharedQuadRules(200), "Allow: /*1*2*3*4*5*6*abcd$"]))).toBe(0);
+  });
 });
 
 describe("the gram index stays linear in the path", () => {
@@ -95,7 +113,7 @@ describe("the gram index stays linear in the path", () => {
   });
 
   // A path of at most 128 bytes after the prefix is probed without stamps, but a bucket of rules
-  // sharing a quad was read again at each of up to 32 places of the quad in such a path (40,000
+  // sharing a quad was read again at each place of the quad in such a path, up to 125 (40,000
   // rules: 2.3 ms for 31 places, 0.12 for one). An index with a bucket of more than 64 entries
   // probes short paths with stamps too.
   it("reads a big bucket once on a short path too, however often the path holds its quad (31 places against one)", () => {
@@ -152,6 +170,21 @@ describe("the gram index stays linear in the path", () => {
 
 /** Files whose rules share a gram that the URLs below repeat, with rules that match at a later occurrence only. */
 const cases: { name: string; body: string; urls: string[] }[] = [
+  {
+    // The index built again under another multiplier, with rules of every kind of gram beside the flood.
+    name: "rules of quads that share a bucket, with rules filed by pairs and by end grams",
+    body: file([
+      "Disallow: /",
+      ...floodRules(200),
+      ...times(40, (i) => `Allow: /*${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`),
+      ...times(40, (i) => `Allow: /*-*${(1_000 + i).toString(36)}$`),
+      ...times(40, (i) => `Allow: /*~*${String.fromCharCode(97 + (i % 26))}$`),
+    ]),
+    urls: [
+      "https://x.com/zz/cA/", "https://x.com/zz/cA", `https://x.com/-/${(1_007).toString(36)}`, "https://x.com/~/k",
+      "https://x.com/-/none", `https://x.com/${floodQuads[3]}Q`, `https://x.com/${floodQuads[4]}`,
+    ],
+  },
   {
     name: "rules of quads that share a bucket",
     body: file(floodRules(QUAD_FLOOD_COUNT)),

@@ -74,7 +74,7 @@ const QUAD_KIND = 4n;
 export function quadBucket(quad: string, bits: number): number {
   const bytes = new TextEncoder().encode(quad);
   const gram = BigInt(bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16)) | (BigInt(bytes[3]!) << 24n);
-  return Number((mul(gram | (QUAD_KIND << 32n), FIRST_MULTIPLIER) >> 16n) & BigInt((1 << bits) - 1));
+  return Number((mul(gram | (QUAD_KIND << 32n), FIRST_MULTIPLIER) >> 32n) & BigInt((1 << bits) - 1));
 }
 
 /** Bytes a quad of the flood may hold: unreserved in URLs, and neither `Q` nor `~` (the flood's rules end in `*Q`). */
