@@ -17,8 +17,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseWith } from "../src/robots.js";
 import { loadEngine } from "../src/wasm.js";
+import { compileOnce } from "./support/compile-once.js";
 import { fuzzRuns } from "./support/fuzz.js";
 import { FLOOD_BITS, FLOOD_COUNT, FLOOD_LEADS, floods } from "./support/hash-flood.js";
 import { perByteRatio } from "./support/linear-time.js";
@@ -175,12 +175,7 @@ const shapes: Shape[] = [
 ];
 
 function compile([body, url]: [string, string]): void {
-  const robots = parseWith(engine, body, { maxBytes: Infinity });
-  try {
-    robots.isAllowed(url, "FooBot");
-  } finally {
-    robots.dispose();
-  }
+  compileOnce(engine, body, url);
 }
 
 describe("compiling a file costs time linear in its bytes", () => {

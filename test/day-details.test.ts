@@ -14,6 +14,7 @@ import { extractMetaTags, IndexingDirectives, initSync } from "../src/index.js";
 import { runMeta } from "../src/cli/meta.js";
 import { parseWith } from "../src/robots.js";
 import { KEPT_SCRATCH_BYTES, loadEngine } from "../src/wasm.js";
+import { compileOnce } from "./support/compile-once.js";
 import { perByteRatio } from "./support/linear-time.js";
 import { encodeAgents, putBytes } from "./support/raw-exports.js";
 import { reference, wasmImplementations } from "./support/implementations.js";
@@ -196,14 +197,7 @@ describe("bytesHash reads every byte of a short pattern too", () => {
   const engine = loadEngine(binary);
   engine.exports.configureDfa(0, 0, 0);
   const file = (n: number) => `User-agent: *\n${Array.from({ length: n }, (_, i) => `${i % 3 ? "Disallow" : "Allow"}: /*${i.toString(36).padStart(3, "0")}$`).join("\n")}\n`;
-  const compile = ([body, url]: [string, string]) => {
-    const robots = parseWith(engine, body, { maxBytes: Infinity });
-    try {
-      robots.isAllowed(url, "bot");
-    } finally {
-      robots.dispose();
-    }
-  };
+  const compile = ([body, url]: [string, string]) => compileOnce(engine, body, url, "bot");
 
   it("compiles distinct wildcard patterns of under eight bytes in time linear in the file, with no sort", () => {
     // Patterns of seven bytes at most (`/*0rs$`): a hash that lost any of their bytes files them

@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseWith } from "../src/robots.js";
 import { loadEngine } from "../src/wasm.js";
+import { compileOnce } from "./support/compile-once.js";
 import { corpusBody, corpusEntries } from "./support/fixtures.js";
 import { memoryInUse } from "./support/memory-in-use.js";
 
@@ -29,12 +30,7 @@ const NO_DFA_RULE = `Disallow: /${"z".repeat(4100)}`;
 function floods(rules: string[], on = engine): { sorted: number; rebuilt: number } {
   const sorted = on.exports.floodCount(0);
   const rebuilt = on.exports.floodCount(1);
-  const robots = parseWith(on, `User-agent: *\n${rules.join("\n")}\n${NO_DFA_RULE}\n`, { maxBytes: Infinity });
-  try {
-    robots.isAllowed("https://x.com/x", "FooBot");
-  } finally {
-    robots.dispose();
-  }
+  compileOnce(on, `User-agent: *\n${rules.join("\n")}\n${NO_DFA_RULE}\n`, "https://x.com/x");
   return { sorted: on.exports.floodCount(0) - sorted, rebuilt: on.exports.floodCount(1) - rebuilt };
 }
 
