@@ -2,7 +2,7 @@
  * `RobotsCache`: one robots.txt per origin, fetched once, trusted for its lifetime, kept through
  * failed refreshes, bounded in entries and bytes, and answering a crawler's questions per page.
  */
-import { type CacheEntry, carriedOver, fetchInfoOf, type GoodCopy, type InForce, inForce, lifetimeOf } from "./cache-entry.js";
+import { type CacheEntry, carriedOver, entryBytes, fetchInfoOf, type GoodCopy, type InForce, inForce, lifetimeOf } from "./cache-entry.js";
 import { cacheDataOf, loadCacheData } from "./cache-data.js";
 import type {
   CrawlBatchResult, CrawlExplanation, CrawlReason, RobotsCacheData, RobotsCacheOptions, RobotsFetchResult, RobotsOriginState,
@@ -70,7 +70,7 @@ export class RobotsCache {
     return this.#entries.size;
   }
 
-  /** Bytes held: kept bodies and their compiled tables. */
+  /** Bytes held: kept bodies, their compiled tables, and the strings of the fetches kept (two bytes a character). */
   get bytes(): number {
     return this.#bytes;
   }
@@ -319,7 +319,7 @@ export class RobotsCache {
   /** Updates an entry's bytes, then evicts the least recently used beyond the bounds. */
   #measure(entry: CacheEntry): void {
     if (this.#entries.get(entry.origin) !== entry) return;
-    const bytes = entry.good === null ? 0 : entry.good.body.length + entry.good.robots.tableBytes;
+    const bytes = entryBytes(entry);
     this.#bytes += bytes - entry.bytes;
     entry.bytes = bytes;
     const { maxEntries, maxTotalBytes } = this.#options;

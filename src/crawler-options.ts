@@ -1,6 +1,7 @@
 /** Defaults and validation of the fetcher's and the cache's options. */
 import type { FetchRobotsOptions, RobotsCacheOptions } from "./crawler-types.js";
 import { describeValue, RobotsError } from "./errors.js";
+import { nodeFetch } from "./node-transport.js";
 import { checkOptionNames, DEFAULT_MAX_BYTES } from "./options.js";
 import type { Profile } from "./types.js";
 
@@ -64,6 +65,16 @@ const oneOf = (...values: string[]): Omit<OptionSpec, "fallback"> => ({
   expected: values.map((value) => JSON.stringify(value)).join(" or "),
 });
 
+/** The transport when none is injected: node:http(s) in Node (node-transport.ts says why), else the platform's fetch. */
+export function platformFetch(): typeof globalThis.fetch {
+  return typeof process === "object" && typeof process.versions?.node === "string" ? nodeFetch : globalThis.fetch;
+}
+
+/** Whether `fetch` is a platform transport (no ftp), not an injected function. */
+export function isPlatformFetch(fetch: typeof globalThis.fetch): boolean {
+  return fetch === nodeFetch || fetch === globalThis.fetch;
+}
+
 const FETCH_SPECS: Record<keyof ResolvedFetchOptions, OptionSpec> = {
   userAgent: { fallback: () => "robots-wasm", ...headerValue },
   connectTimeout: { fallback: () => 10 * SECOND, ...timeout },
@@ -77,7 +88,7 @@ const FETCH_SPECS: Record<keyof ResolvedFetchOptions, OptionSpec> = {
   },
   on429: { fallback: () => "unreachable", ...oneOf("unreachable", "unavailable") },
   onNetworkFailure: { fallback: () => "unreachable", ...oneOf("unreachable", "unavailable") },
-  fetch: { fallback: () => globalThis.fetch, valid: (value) => typeof value === "function", expected: "a function" },
+  fetch: { fallback: platformFetch, valid: (value) => typeof value === "function", expected: "a function" },
 };
 
 const CACHE_SPECS: Record<keyof ResolvedCacheOptions, OptionSpec> = {

@@ -172,7 +172,7 @@ export interface RobotsCacheOptions extends FetchRobotsOptions {
   afterUnreachableLimit?: "allow-all" | "disallow-all";
   /** Origins kept at most (default 10,000); the least recently used go first. */
   maxEntries?: number;
-  /** Bytes kept at most, bodies and compiled tables together (default 256 MiB). */
+  /** Bytes kept at most (default 256 MiB): bodies, compiled tables, and the fetches' URLs and details (two bytes a character). */
   maxTotalBytes?: number;
   /** Origins fetched at once by one `classify` call (default 8). */
   concurrency?: number;

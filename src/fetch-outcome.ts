@@ -33,8 +33,7 @@ export function outcomeOfStatus(status: number, { on429, onNetworkFailure }: Out
   // Google-specific: 429 is treated as a server error by Google; RFC 9309 groups it with 4xx.
   if (status === 429) return { outcome: on429, reason: "rate-limited" };
   // 407 comes from a proxy between the crawler and the site: the robots.txt was not reached, as
-  // when a connection fails (Node's fetch, outside a browser, reports it as a network error; an
-  // injected fetch may return it as a response, and means the same).
+  // when a connection fails (Node's fetch, outside a browser, reports it as a network error).
   if (status === 407) return { outcome: onNetworkFailure, reason: "network-error" };
   // RFC 9309 2.3.1.3: 400-499 mean the robots.txt is unavailable: the crawler may access anything.
   if (status >= 400 && status < 500) return { outcome: "unavailable", reason: "client-error" };

@@ -1,11 +1,11 @@
 /**
- * Fetches a robots.txt with the platform's `fetch` (undici in Node): a plain GET, redirects
+ * Fetches a robots.txt with the platform's transport (node-transport.ts in Node) or an injected `fetch`: a plain GET, redirects
  * followed by hand so that hops can be counted and targets checked, a timeout for the response
  * and one for the whole fetch, and at most `maxBytes` of body read. Every failure becomes an
  * outcome of the policy table (fetch-outcome.ts); only misuse throws.
  */
 import type { FetchRobotsOptions, RobotsFetchResult } from "./crawler-types.js";
-import { type ResolvedFetchOptions, resolveFetchOptions } from "./crawler-options.js";
+import { isPlatformFetch, type ResolvedFetchOptions, resolveFetchOptions } from "./crawler-options.js";
 import { describeValue, RobotsError } from "./errors.js";
 import { parsedUrl } from "./location.js";
 import { isUint8Array } from "./options.js";
@@ -70,7 +70,7 @@ function fetchableUrl(given: string | URL, options: ResolvedFetchOptions): URL {
 export function unfetchableScheme(protocol: string, fetch: typeof globalThis.fetch): string | undefined {
   if (protocol === "http:" || protocol === "https:") return undefined;
   if (protocol !== "ftp:") return `cannot fetch a robots.txt over "${protocol}" (only http and https)`;
-  return fetch === globalThis.fetch ? "the platform fetch cannot fetch ftp URLs: pass a `fetch` function that can" : undefined;
+  return isPlatformFetch(fetch) ? "the platform fetch cannot fetch ftp URLs: pass a `fetch` function that can" : undefined;
 }
 
 /** crawler-policy 5: credentials in URLs are never sent, to the first host or a redirect target. */
@@ -151,8 +151,9 @@ async function request(url: URL, options: ResolvedFetchOptions, total: AbortSign
   // Called without a receiver: browsers' fetch throws when called as a method of another object.
   const fetch = options.fetch;
   try {
-    // Uncompressed: Node's fetch decodes a gzip, deflate or br body cut short without an error, so
-    // a cut compressed body would read as a shorter file, where a cut plain one is a network error.
+    // Uncompressed: an injected fetch (Node's own among them) may decode a gzip, deflate or br body
+    // cut short without an error, so a cut compressed body would read as a shorter file, where a
+    // cut plain one is a network error. The node transport decodes strictly (node-transport.ts).
     const headers = { "user-agent": options.userAgent, "accept-encoding": "identity" };
     // Promise.resolve: an injected fetch may answer synchronously.
     const response: unknown = await untilAborted(Promise.resolve(fetch(url, { method: "GET", redirect: "manual", headers, signal })), signal);

@@ -87,8 +87,10 @@ describe("memory of replaced copies", () => {
     const [robots] = parse.mock.results.map((result) => result.value as Robots);
     answers.set(() => new Response("", { status: 404 }));
     now = DAY;
-    expect(await cache.describe("https://example.com/")).toMatchObject({ policy: "allow-all" });
-    expect(cache.bytes).toBe(0);
+    const { fetch, policy } = await cache.describe("https://example.com/");
+    expect([policy, fetch.outcome]).toEqual(["allow-all", "unavailable"]);
+    // What stays is the 404's strings (two bytes a character).
+    expect(cache.bytes).toBe(2 * (fetch.url.length + fetch.finalUrl.length + fetch.detail.length));
     expect(() => robots.tableBytes).toThrowError(withCode("ROBOTS_ERR_DISPOSED"));
   });
 });

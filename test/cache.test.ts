@@ -22,6 +22,11 @@ const RULES = "User-agent: *\nDisallow: /private/\nAllow: /private/open\nCrawl-d
 
 let now = START;
 const net = useServers("site", "mirror", "third");
+
+/** What the cache counts for a fetch's strings: two bytes a character of its URLs and detail. */
+function stringBytes(fetch: { url: string; finalUrl: string; detail: string }): number {
+  return 2 * (fetch.url.length + fetch.finalUrl.length + fetch.detail.length);
+}
 const everyServer = () => [net.site, net.mirror, net.third];
 
 afterEach(() => {
@@ -331,11 +336,12 @@ describe("RFC 9309 2.3.1.4 and 2.4: unreachable refreshes keep the last good cop
     now = failedAt + 30 * DAY;
     expect(await cache.explain(`${net.site.origin}/private/x`, "ExampleBot")).toMatchObject({ allowed: true, reason: "unreachable", stale: false });
     expect(await cache.describe(net.site.origin)).toMatchObject({ policy: "allow-all", rulesFetch: null });
-    // The first refresh past the limit drops the copy, and its memory with it.
-    expect(cache.bytes).toBeGreaterThan(0);
+    // The first refresh past the limit drops the copy, and its memory with it: the latest fetch's strings stay.
+    const withCopy = cache.bytes;
     now = failedAt + 30 * DAY + 10 * MINUTE;
     expect(await cache.isAllowed(`${net.site.origin}/private/x`, "ExampleBot")).toBe(true);
-    expect(cache.bytes).toBe(0);
+    expect(cache.bytes).toBe(stringBytes((await cache.describe(net.site.origin)).fetch));
+    expect(cache.bytes).toBeLessThan(withCopy / 10);
   });
 
   it("allows a site whose fetch fails on the network when onNetworkFailure is \"unavailable\", and tries again after retryInterval", async () => {
@@ -428,8 +434,10 @@ describe("crawler-policy 3: bounded by entries and bytes, least recently used ou
     return parse.mock.results.map((result) => result.value as Robots);
   }
 
-  function bytesOf(robots: Robots, body: string): number {
-    return robots.tableBytes + new TextEncoder().encode(body).length;
+  /** An ok entry: table, body, and its fetch's strings twice (as the latest fetch and as the good copy's). */
+  async function bytesOf(cache: RobotsCache, server: TestServer, robots: Robots, body: string): Promise<number> {
+    const { fetch } = await cache.describe(server.origin);
+    return robots.tableBytes + new TextEncoder().encode(body).length + 2 * stringBytes(fetch);
   }
 
   it("evicts the least recently used origin beyond maxEntries and frees its table", async () => {
@@ -438,7 +446,8 @@ describe("crawler-policy 3: bounded by entries and bytes, least recently used ou
     const [first, second, last] = await fill(cache, everyServer());
     expect(cache.size).toBe(2);
     expect(() => first.tableBytes).toThrow(withCode("ROBOTS_ERR_DISPOSED"));
-    expect(cache.bytes).toBe(bytesOf(second, RULES) + bytesOf(last, RULES));
+    const held = (await bytesOf(cache, net.mirror, second, RULES)) + (await bytesOf(cache, net.third, last, RULES));
+    expect(cache.bytes).toBe(held);
     // The evicted origin is fetched again when asked about; the others are still cached.
     await cache.isAllowed(`${net.site.origin}/`, "ExampleBot");
     await cache.isAllowed(`${net.third.origin}/`, "ExampleBot");
@@ -459,12 +468,13 @@ describe("crawler-policy 3: bounded by entries and bytes, least recently used ou
     for (const server of everyServer()) server.route("/robots.txt", text(big));
     const probe = Robots.parse(big);
     probe.isAllowed("/", "ExampleBot"); // a table grows when it first answers for an agent
-    const entryBytes = bytesOf(probe, big);
+    // The entry's fetch strings: its URLs (as long as the other servers') and "HTTP 200", twice.
+    const entryBytes = probe.tableBytes + big.length + 2 * 2 * (2 * `${net.site.origin}/robots.txt`.length + "HTTP 200".length);
     probe.dispose();
     const cache = freshCache({ maxTotalBytes: Math.floor(entryBytes * 2.5) });
     const [first, second, last] = await fill(cache, everyServer());
     expect(cache.size).toBe(2);
-    expect(cache.bytes).toBe(bytesOf(second, big) + bytesOf(last, big));
+    expect(cache.bytes).toBe((await bytesOf(cache, net.mirror, second, big)) + (await bytesOf(cache, net.third, last, big)));
     expect(cache.bytes).toBeLessThanOrEqual(entryBytes * 2.5);
     expect(() => first.isAllowed("/", "x")).toThrow(/disposed/);
   });
@@ -484,6 +494,26 @@ describe("crawler-policy 3: bounded by entries and bytes, least recently used ou
     // Without dispose on eviction, 150 tables of this size would need several more megabytes.
     expect(memory.buffer.byteLength).toBe(warm);
     expect(cache.size).toBe(1);
+  });
+
+  it("counts the strings of each fetch kept: a server's long redirect target is bounded too", async () => {
+    // A Location of 2,000 0xFF bytes that redirects to itself: its finalUrl and the loop's detail
+    // are 12,000 characters each (percent-encoded); a server of longer ones (15,000 bytes, 90,000
+    // characters each) made 2,000 entries hold 363 MiB that the byte bound did not see.
+    for (const server of everyServer()) {
+      server.route("/robots.txt", redirect("\xff".repeat(2_000)));
+      server.route(`/${"%C3%BF".repeat(2_000)}`, redirect("\xff".repeat(2_000)));
+    }
+    const cache = freshCache({ maxTotalBytes: 80_000 });
+    await fill(cache, [net.site]);
+    const { fetch } = await cache.describe(net.site.origin);
+    expect(fetch).toMatchObject({ reason: "redirect-loop" });
+    expect(fetch.finalUrl.length).toBeGreaterThan(12_000);
+    expect(cache.bytes).toBe(stringBytes(fetch));
+    expect(cache.bytes).toBeGreaterThan(48_000);
+    // Two such entries pass the bound: the least recently used goes.
+    await fill(cache, [net.mirror, net.third]);
+    expect(cache.toJSON().entries.map((entry) => entry.origin)).toEqual([net.third.origin]);
   });
 
   it("clear() drops every entry and frees its table", async () => {

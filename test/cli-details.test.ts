@@ -38,10 +38,10 @@ describe("robots --help", () => {
 });
 
 describe("errors", () => {
-  it("says Node's fetch has no ftp for an ftp URL in capitals or after spaces too, as the URL parser reads them", () => {
+  it("says only http and https are fetched for an ftp URL in capitals or after spaces too, as the URL parser reads them", () => {
     // Else the library's advice (pass a `fetch` that can) would reach the command line.
     for (const url of ["FTP://files.example/pub", " ftp://files.example/pub"]) {
-      expect(robots(["fetch", url])).toEqual({ code: 2, stdout: "", stderr: `robots: fetch: cannot fetch ftp URLs: Node's fetch has no ftp (${JSON.stringify(url)})\n` });
+      expect(robots(["fetch", url])).toEqual({ code: 2, stdout: "", stderr: `robots: fetch: cannot fetch ftp URLs: only http and https (${JSON.stringify(url)})\n` });
     }
   });
 

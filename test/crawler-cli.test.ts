@@ -82,7 +82,7 @@ describe("robots fetch", () => {
     [["fetch"], /^robots: fetch: URL is required/],
     [["fetch", "mailto:someone@example.com"], /^robots: fetch: "mailto:" URLs have no robots.txt/],
     [["fetch", "example.com"], /^robots: fetch: not an absolute URL: "example.com"/],
-    [["fetch", "ftp://files.example/pub"], /^robots: fetch: cannot fetch ftp URLs: Node's fetch has no ftp \("ftp:\/\/files.example\/pub"\)\n$/],
+    [["fetch", "ftp://files.example/pub"], /^robots: fetch: cannot fetch ftp URLs: only http and https \("ftp:\/\/files.example\/pub"\)\n$/],
     // Absolute URLs that the URL parser refuses for their host or port.
     [["fetch", "http://a b.com/"], /^robots: fetch: not a valid URL \(its host or port cannot be parsed\): "http:\/\/a b.com\/"\n$/],
     [["fetch", "http://a.com:99999/"], /^robots: fetch: not a valid URL \(its host or port cannot be parsed\)/],

@@ -6,6 +6,7 @@
 import { type CrawlBatchResult, type CrawlReason, type RobotsCacheOptions } from "../index.js";
 import type { AgentQuery, BatchResult } from "../types.js";
 import { requestablePage } from "../cache.js";
+import { platformFetch } from "../crawler-options.js";
 import { parseOptions } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { cacheOptions, commandCache, FETCH_OPTIONS } from "./fetch.js";
@@ -89,7 +90,7 @@ function linesOf(batch: Uint8Array): string[] {
  */
 function fetchable(line: string): boolean {
   try {
-    requestablePage(line, globalThis.fetch);
+    requestablePage(line, platformFetch());
     return true;
   } catch {
     return false;

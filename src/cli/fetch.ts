@@ -117,7 +117,7 @@ export async function runFetch(args: string[]): Promise<number> {
     // A URL without a fetchable robots.txt is a bad argument; failed fetches are outcomes, not errors.
     if (isRobotsError(error) && error.code === "ROBOTS_ERR_UNSUPPORTED_SCHEME" && /^\s*ftp:/i.test(url)) {
       // The library's advice (pass a `fetch` that can) is for code, not for the command line.
-      throw new CliError(`fetch: cannot fetch ftp URLs: Node's fetch has no ftp (${JSON.stringify(url)})`);
+      throw new CliError(`fetch: cannot fetch ftp URLs: only http and https (${JSON.stringify(url)})`);
     }
     if (isRobotsError(error)) throw new CliError(`fetch: ${error.message}`);
     throw error;
