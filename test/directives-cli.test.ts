@@ -132,7 +132,7 @@ describe("robots meta (runMeta)", () => {
     expect(json.resolution).toMatchObject({ index: false, follow: false, maxSnippet: 50, policy: "google", agents: ["googlebot"] });
     expect(json.metaTags).toHaveLength(3);
     expect(json.headerValues).toEqual(["noindex"]);
-    expect(json.input).toMatchObject({ encoding: "utf-8", transcoded: false });
+    expect(json.input).toMatchObject({ encoding: "utf-8", transcoded: false, truncated: false });
   });
 
   it("decodes a UTF-16 page and takes --encoding for pages without BOM", async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
-  extractMetaTags, IndexingDirectives, initSync, parseDirectiveDate,
+  extractMetaTags, IndexingDirectives, initSync, MAX_PAGE_BYTES, parseDirectiveDate,
 } from "../src/index.js";
 import { codeOf } from "./support/robots-error.js";
 
@@ -198,7 +198,7 @@ describe("the page", () => {
   it("reports a BOM at the start of a string page", () => {
     initSync();
     const page = IndexingDirectives.parse({ html: "\uFEFF<meta name=robots content=noindex>" });
-    expect(page.input).toEqual({ bytes: 37, encoding: "utf-8", bom: true, transcoded: false });
+    expect(page.input).toEqual({ bytes: 37, encoding: "utf-8", bom: true, transcoded: false, truncated: false });
     expect(page.resolve("x").index).toBe(false);
   });
 });
@@ -243,5 +243,36 @@ describe("character references", () => {
   it("decodes &REG with and without its semicolon", () => {
     initSync();
     expect(extractMetaTags('<meta name=x content="&REG;|&REG">')[0]!.content).toBe("\u00ae|\u00ae");
+  });
+});
+
+describe("pages past MAX_PAGE_BYTES", () => {
+  // A page of 369 MB of `<meta name>` tags, or of 1.1 GB of text, failed the scan with an internal
+  // error and left its memory in the engine; the first MAX_PAGE_BYTES are read instead.
+  const seen = '<meta name="googlebot" content="nofollow">';
+  const past = '<meta name="robots" content="noindex">';
+
+  it("reads the first MAX_PAGE_BYTES of a byte page: a tag ending at the limit is seen, one after it is not", () => {
+    initSync();
+    const bytes = new Uint8Array(MAX_PAGE_BYTES + past.length).fill(0x20);
+    const encoder = new TextEncoder();
+    bytes.set(encoder.encode(seen), MAX_PAGE_BYTES - seen.length);
+    bytes.set(encoder.encode(past), MAX_PAGE_BYTES);
+    const page = IndexingDirectives.parse({ html: bytes });
+    expect(page.metaTags.map((tag) => tag.name)).toEqual(["googlebot"]);
+    expect(page.input).toMatchObject({ bytes: bytes.length, truncated: true });
+    expect(page.resolve("Googlebot")).toMatchObject({ index: true, follow: false });
+  });
+
+  it("reads a text page up to its last whole character within MAX_PAGE_BYTES of UTF-8", () => {
+    // Two-byte characters, a space and the tag fill all but the limit's last byte: the next
+    // two-byte character does not fit whole.
+    initSync();
+    const fill = "\u00e9".repeat((MAX_PAGE_BYTES - seen.length - 2) / 2);
+    const html = `${fill} ${seen}\u00e9${past}`;
+    const page = IndexingDirectives.parse({ html });
+    expect(page.metaTags.map((tag) => tag.name)).toEqual(["googlebot"]);
+    expect(page.input).toMatchObject({ bytes: new TextEncoder().encode(html).length, truncated: true });
+    expect(IndexingDirectives.parse({ html: `${seen}${past}` }).input.truncated).toBe(false);
   });
 });

@@ -298,7 +298,7 @@ describe.each(scanners)("$name: HTML tokenizer rules (HTML 13.2.5)", (scanner) =
       const units = [...text].map((c) => c.charCodeAt(0));
       const bytes = new Uint8Array([...bom, ...units.flatMap((u) => (encoding === "utf-16le" ? [u & 0xff, u >> 8] : [u >> 8, u & 0xff]))]);
       const page = scanner.read({ html: bytes });
-      expect(page.input).toEqual({ bytes: bytes.length, encoding, bom: true, transcoded: true });
+      expect(page.input).toEqual({ bytes: bytes.length, encoding, bom: true, transcoded: true, truncated: false });
       expect(pairs([...page.metaTags])).toEqual([["robots", "noindex, \u00e9"]]);
       // Scanned as raw bytes, the NULs between the characters would hide the tag.
       expect(scan(new TextDecoder("latin1").decode(bytes))).toEqual([]);
@@ -317,7 +317,7 @@ describe.each(scanners)("$name: HTML tokenizer rules (HTML 13.2.5)", (scanner) =
       const bytes = new Uint8Array([..."<meta name=a content=b>"].flatMap((c) => (bigEndian ? [0, c.charCodeAt(0)] : [c.charCodeAt(0), 0])));
       const page = scanner.read({ html: bytes }, { encoding: label });
       expect(pairs([...page.metaTags])).toEqual([["a", "b"]]);
-      expect(page.input).toEqual({ bytes: bytes.length, encoding, bom: false, transcoded: true });
+      expect(page.input).toEqual({ bytes: bytes.length, encoding, bom: false, transcoded: true, truncated: false });
     });
 
     it("lets a byte order mark decide over the declared encoding, a UTF-8 one too (the Encoding standard's BOM sniffing)", () => {
@@ -325,10 +325,10 @@ describe.each(scanners)("$name: HTML tokenizer rules (HTML 13.2.5)", (scanner) =
       for (const declared of ["utf-16", "windows-1252"]) {
         const page = scanner.read({ html: utf8 }, { encoding: declared });
         expect(pairs([...page.metaTags])).toEqual([["robots", "caf\u00e9"]]);
-        expect(page.input).toEqual({ bytes: utf8.length, encoding: "utf-8", bom: true, transcoded: false });
+        expect(page.input).toEqual({ bytes: utf8.length, encoding: "utf-8", bom: true, transcoded: false, truncated: false });
       }
       const utf16 = new Uint8Array([0xff, 0xfe, ..."<meta name=a content=b>"].flatMap((c) => (typeof c === "number" ? [c] : [c.charCodeAt(0), 0])));
-      expect(scanner.read({ html: utf16 }, { encoding: "utf-16be" }).input).toEqual({ bytes: utf16.length, encoding: "utf-16le", bom: true, transcoded: true });
+      expect(scanner.read({ html: utf16 }, { encoding: "utf-16be" }).input).toEqual({ bytes: utf16.length, encoding: "utf-16le", bom: true, transcoded: true, truncated: false });
     });
 
     it("names an encoding by its canonical name, and keeps a label no decoder knows (read as UTF-8)", () => {
@@ -340,7 +340,7 @@ describe.each(scanners)("$name: HTML tokenizer rules (HTML 13.2.5)", (scanner) =
     it("scans other encodings as bytes and decodes values with the declared encoding", () => {
       const bytes = new Uint8Array([...new TextEncoder().encode("<meta name=robots content=\"caf"), 0xe9, 0x22, 0x3e]);
       expect(pairs(scanner.scan(bytes, "windows-1252"))).toEqual([["robots", "caf\u00e9"]]);
-      expect(scanner.read({ html: bytes }, { encoding: "windows-1252" }).input).toEqual({ bytes: bytes.length, encoding: "windows-1252", bom: false, transcoded: false });
+      expect(scanner.read({ html: bytes }, { encoding: "windows-1252" }).input).toEqual({ bytes: bytes.length, encoding: "windows-1252", bom: false, transcoded: false, truncated: false });
     });
 
     it("reads string and byte input alike", () => {

@@ -74,7 +74,7 @@ describe("public API", () => {
     // HTML's own metadata names and names that are no product token hold no directives.
     expect(page.agents).toEqual(["bingbot", "googlebot"]);
     expect(page.unknown).toEqual([]);
-    expect(page.input).toEqual({ bytes: html.length, encoding: "utf-8", bom: false, transcoded: false });
+    expect(page.input).toEqual({ bytes: html.length, encoding: "utf-8", bom: false, transcoded: false, truncated: false });
   });
 });
 
@@ -126,7 +126,7 @@ describe("encodings a page declares", () => {
     });
     try {
       const read = IndexingDirectives.parse({ html: new TextEncoder().encode("<meta name=robots content=noindex>") }, { encoding: "iso-2022-jp" });
-      expect(read.input).toMatchObject({ encoding: "iso-2022-jp", transcoded: false });
+      expect(read.input).toMatchObject({ encoding: "iso-2022-jp", transcoded: false, truncated: false });
       expect(read.resolve("x").index).toBe(false);
     } finally {
       vi.unstubAllGlobals();

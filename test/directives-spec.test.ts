@@ -417,7 +417,7 @@ describe.each(scanners)("$name", (scanner) => {
       const bytes = new Uint8Array([...ascii("<p>"), 0x1b, 0x24, 0x42, 0x3c, 0x21, 0x2d, 0x2d, 0x1b, 0x28, 0x42, ...ascii("</p><meta name=robots content=noindex>")]);
       expect(new TextDecoder("iso-2022-jp").decode(bytes)).toContain("次⑬");
       const read = scanner.read({ html: bytes }, { encoding: "ISO-2022-JP" });
-      expect(read.input).toEqual({ bytes: bytes.length, encoding: "iso-2022-jp", bom: false, transcoded: true });
+      expect(read.input).toEqual({ bytes: bytes.length, encoding: "iso-2022-jp", bom: false, transcoded: true, truncated: false });
       expect(read.resolve("x").index).toBe(false);
       // Scanned as bytes, the same page holds a comment that hides the tag.
       expect(scanner.read({ html: bytes }).metaTags).toEqual([]);

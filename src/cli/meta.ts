@@ -1,7 +1,7 @@
 /** `robots meta`: what a page's robots meta tags and X-Robots-Tag headers allow a crawler. */
 import { parseArgs } from "node:util";
 import { xRobotsTagFromLine } from "../directives/headers.js";
-import { IndexingDirectives, init, parseDirectiveDate, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
+import { IndexingDirectives, init, MAX_PAGE_BYTES, parseDirectiveDate, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
 import { COMMON_OPTIONS, parseCommand, readAtMost } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { printable, printableDeep } from "./format.js";
@@ -85,8 +85,6 @@ function parseMetaArgs(args: string[]): MetaOptions | "help" {
   };
 }
 
-/** The most of a page `meta` reads: far past any page (Googlebot reads the first 15 MB of HTML), short of an endless input's. */
-const MAX_PAGE_BYTES = 256 << 20;
 
 function readPage(file: string): Buffer {
   let read: { bytes: Buffer; complete: boolean };

@@ -73,7 +73,7 @@ function preparePage(html: unknown, encoding: string | undefined): { page: PageB
   const declared = encoding?.trim().toLowerCase();
   if (typeof html === "string") {
     // `bytes` is the UTF-8 length, known once the text is written.
-    return { page: { kind: "text", text: html }, input: { bytes: 0, encoding: "utf-8", bom: html.charCodeAt(0) === 0xfeff, transcoded: false } };
+    return { page: { kind: "text", text: html }, input: { bytes: 0, encoding: "utf-8", bom: html.charCodeAt(0) === 0xfeff, transcoded: false, truncated: false } };
   }
   if (!isUint8Array(html)) throw new RobotsError("ROBOTS_ERR_INVALID_BODY", "a page must be a string or a Uint8Array");
   return prepareBytes(plainBytes(html), declared);
@@ -84,12 +84,12 @@ function prepareBytes(html: Uint8Array, declared: string | undefined): { page: P
   const { encoding: found, bom } = pageEncoding(html, declared);
   const text = DECODED_FIRST.has(found) ? decodedFirst(html, found) : undefined;
   if (text !== undefined) {
-    return { page: { kind: "text", text }, input: { bytes: html.length, encoding: found, bom, transcoded: true } };
+    return { page: { kind: "text", text }, input: { bytes: html.length, encoding: found, bom, transcoded: true, truncated: false } };
   }
   if (found === "replacement") {
-    return { page: { kind: "text", text: html.length > 0 ? "\ufffd" : "" }, input: { bytes: html.length, encoding: found, bom, transcoded: true } };
+    return { page: { kind: "text", text: html.length > 0 ? "\ufffd" : "" }, input: { bytes: html.length, encoding: found, bom, transcoded: true, truncated: false } };
   }
-  return { page: { kind: "bytes", bytes: html }, input: { bytes: html.length, encoding: found, bom, transcoded: false } };
+  return { page: { kind: "bytes", bytes: html }, input: { bytes: html.length, encoding: found, bom, transcoded: false, truncated: false } };
 }
 
 /** UTF-8 length of a string (lone surrogates count as the 3 bytes of U+FFFD, as TextEncoder writes them). */
@@ -107,24 +107,37 @@ function utf8Length(text: string): number {
   return length;
 }
 
-/** Writes the page into the engine's "html" scratch region; returns its address and byte length. */
-function writePage(engine: Engine, page: PageBytes): { pointer: number; length: number } {
+/**
+ * The most of a page the scanner reads: far past any page (Googlebot reads the first 15 MB of
+ * HTML). The page and the scan's list of tags live in the engine's memory, whose blocks stop at 1
+ * GiB: a page of 369 MB of `<meta name>` tags, or of 1.1 GB of text, failed the scan (an internal
+ * error) and left its memory behind; the first MAX_PAGE_BYTES are read instead (`input.truncated`).
+ */
+export const MAX_PAGE_BYTES = 256 << 20;
+
+/**
+ * Writes the page into the engine's "html" scratch region, up to MAX_PAGE_BYTES (a text up to its
+ * last whole character within them); returns its address, byte length and whether it was cut.
+ */
+function writePage(engine: Engine, page: PageBytes): { pointer: number; length: number; truncated: boolean } {
   if (page.kind === "bytes") {
-    const pointer = engine.scratch("html", page.bytes.length);
+    const length = Math.min(page.bytes.length, MAX_PAGE_BYTES);
+    const pointer = engine.scratch("html", length);
     // A detached array (its buffer transferred) reads as empty, as its length says; set() would throw.
-    if (page.bytes.length > 0) engine.bytes.set(page.bytes, pointer);
-    return { pointer, length: page.bytes.length };
+    if (length > 0) engine.bytes.set(page.bytes.subarray(0, length), pointer);
+    return { pointer, length, truncated: length < page.bytes.length };
   }
   const { text } = page;
   // Most pages are ASCII: try the string's own length first, measure only when that is too small.
-  let pointer = engine.scratch("html", text.length);
-  let { read, written } = utf8Encoder.encodeInto(text, engine.bytes.subarray(pointer, pointer + text.length));
-  if (read < text.length) {
-    const length = utf8Length(text);
-    pointer = engine.scratch("html", length);
-    ({ written } = utf8Encoder.encodeInto(text, engine.bytes.subarray(pointer, pointer + length)));
+  let room = Math.min(text.length, MAX_PAGE_BYTES);
+  let pointer = engine.scratch("html", room);
+  let { read, written } = utf8Encoder.encodeInto(text, engine.bytes.subarray(pointer, pointer + room));
+  if (read < text.length && room < MAX_PAGE_BYTES) {
+    room = Math.min(utf8Length(text), MAX_PAGE_BYTES);
+    pointer = engine.scratch("html", room);
+    ({ read, written } = utf8Encoder.encodeInto(text, engine.bytes.subarray(pointer, pointer + room)));
   }
-  return { pointer, length: written };
+  return { pointer, length: written, truncated: read < text.length };
 }
 
 const decoders = new Map<string, TextDecoder>();
@@ -189,11 +202,13 @@ export interface ScannedPage {
 /** Scans a page with a given engine (tests use it to run the debug build). */
 export function scanPageWith(engine: Engine, html: string | Uint8Array, encoding?: string): ScannedPage {
   const prepared = preparePage(html, encoding);
-  const { pointer, length } = writePage(engine, prepared.page);
-  const input = typeof html === "string" ? { ...prepared.input, bytes: length } : prepared.input;
   const { exports } = engine;
-  const scan = engine.call(() => exports.scanMetaTags(pointer, length));
+  let scan: number | undefined;
   try {
+    const { pointer, length, truncated } = writePage(engine, prepared.page);
+    const bytesGiven = typeof html === "string" ? (truncated ? utf8Length(html) : length) : prepared.input.bytes;
+    const input = { ...prepared.input, bytes: bytesGiven, truncated };
+    scan = engine.call(() => exports.scanMetaTags(pointer, length));
     const count = exports.metaTagCount(scan);
     // No engine call until the loop is done: the views stay valid and nothing needs copying.
     const fields = engine.words;
@@ -220,7 +235,8 @@ export function scanPageWith(engine: Engine, html: string | Uint8Array, encoding
     }
     return { tags, input };
   } finally {
-    engine.call(() => exports.freeMetaTags(scan));
+    // Also after a failed scan: the page's region goes back either way.
+    if (scan !== undefined) engine.call(() => exports.freeMetaTags(scan!));
     // A page of megabytes leaves its region to the allocator (Engine.releaseScratch).
     engine.releaseScratch("html");
   }

@@ -185,6 +185,8 @@ export interface PageInput {
   readonly bom: boolean;
   /** The scanned bytes are a UTF-8 transcoding of the input (the encodings decoded first, above). */
   readonly transcoded: boolean;
+  /** The page (as scanned) was longer than `MAX_PAGE_BYTES` (256 MiB): its first `MAX_PAGE_BYTES` were read. */
+  readonly truncated: boolean;
 }
 
 /** A fetch `Headers` object or anything with the same `get`. */
