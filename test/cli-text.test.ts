@@ -6,7 +6,7 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { paletteFor } from "../src/cli/colour.js";
-import { groupLines, printable, printableDeep } from "../src/cli/format.js";
+import { groupLines, jsonText, printable, printableDeep } from "../src/cli/format.js";
 import { Progress } from "../src/cli/progress.js";
 
 describe("printable", () => {
@@ -31,6 +31,16 @@ describe("printable", () => {
     const shown = printableDeep({ list: ["\x1b"], bare, when, count: 3 });
     expect(shown).toEqual({ list: ["\\x1b"], bare: { text: "\\x1b]0;x\\x07" }, when, count: 3 });
     expect(shown.when).toBe(when);
+  });
+});
+
+describe("jsonText", () => {
+  it("escapes what JSON.stringify leaves and a terminal acts on (DEL, C1, bidi overrides), and reads back the same", () => {
+    const value = { "k\u202e": ["a\u007fb\u0080c\u009bd\u202ae\u2066f\u2069", "\u001b[2J", "\u00a0\u200e ok"] };
+    const text = jsonText(value, 2);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(text).toContain("a\\u007fb\\u0080c\\u009bd\\u202ae\\u2066f\\u2069");
+    expect(JSON.parse(text)).toEqual(value);
   });
 });
 

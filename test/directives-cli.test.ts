@@ -126,6 +126,15 @@ describe("robots meta (runMeta)", () => {
     expect(merged.stdout).toMatch(/\nfollow +no /);
   });
 
+  it("writes the controls a terminal acts on as \\u escapes in --json (C1 controls and bidi overrides; JSON.stringify leaves them)", async () => {
+    const content = "noindex, x\u009b2Jy\u202ez\u007f";
+    const page = file("controls.html", `<meta name="robots" content="${content}">`);
+    const { stdout } = await meta([page, "--agent", "googlebot", "--json"]);
+    expect(stdout).not.toMatch(/[\u007f-\u009f\u202a-\u202e]/);
+    expect(stdout).toContain("x\\u009b2Jy\\u202ez\\u007f");
+    expect(JSON.parse(stdout).metaTags[0].content).toBe(content);
+  });
+
   it("prints JSON with --json: the resolution, the meta tags, the header values, the input", async () => {
     const { stdout } = await meta([PAGE, "--agent", "googlebot", "--json", "--header", "x-robots-tag: noindex"]);
     const json = JSON.parse(stdout);

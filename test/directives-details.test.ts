@@ -273,6 +273,6 @@ describe("pages past MAX_PAGE_BYTES", () => {
     const page = IndexingDirectives.parse({ html });
     expect(page.metaTags.map((tag) => tag.name)).toEqual(["googlebot"]);
     expect(page.input).toMatchObject({ bytes: new TextEncoder().encode(html).length, truncated: true });
-    expect(IndexingDirectives.parse({ html: `${seen}${past}` }).input.truncated).toBe(false);
+    expect(IndexingDirectives.parse({ html: `${seen}${past}` }).input?.truncated).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { defaultEngine, initSync } from "../init.js";
 import { RobotsError } from "../errors.js";
 import type { BatchResult } from "../types.js";
 import { TSV_LINE_OVERHEAD } from "../wasm.js";
-import { printable } from "./format.js";
+import { jsonText, printable } from "./format.js";
 
 export type CheckFormat = "tsv" | "jsonl";
 
@@ -86,7 +86,7 @@ function formatTsv(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTe
 function formatJsonl(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTexts | undefined): Buffer {
   let out = "";
   forEachUrl(batch, allowed.length, (start, end, i) => {
-    const rule = rules === undefined ? "" : `,"rule":${JSON.stringify(rules.strings[lines[i]])}`;
+    const rule = rules === undefined ? "" : `,"rule":${jsonText(rules.strings[lines[i]])}`;
     out += `{"url":${JSON.stringify(batch.toString("utf8", start, end))},"allowed":${allowed[i] === 1},"line":${lines[i]}${rule}}\n`;
   });
   return Buffer.from(out);

@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { commandConfig, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, positionalArgs, requireAgents, wholeNumber } from "./args.js";
 import { CliError } from "./cli-error.js";
 import { paletteFor, type Palette } from "./colour.js";
-import { clip, groupLines, plural, printableDeep } from "./format.js";
+import { clip, groupLines, jsonText, plural, printableDeep } from "./format.js";
 import { sourceLines } from "../index.js";
 import { utf8ToBinary } from "../reference/bytes.js";
 import { profileSwitches } from "../reference/profile.js";
@@ -199,7 +199,7 @@ export async function runExplain(args: string[]): Promise<number> {
   const { body, robots } = await loadRobots("explain", file, options);
   const details = explainDetails(robots, url, agents);
   robots.dispose();
-  if (values.json) process.stdout.write(`${JSON.stringify(details, null, 2)}\n`);
+  if (values.json) process.stdout.write(`${jsonText(details, 2)}\n`);
   else process.stdout.write(formatExplanation(printableDeep(details), printableDeep(sourceLines(body, options)), context, paletteFor(process.stdout)));
   return 0;
 }

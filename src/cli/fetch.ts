@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { COMMON_OPTIONS, parseCommand, positionalArgs, wholeNumber } from "./args.js";
 import { CliError } from "./cli-error.js";
-import { printableDeep } from "./format.js";
+import { jsonText, printableDeep } from "./format.js";
 import { isRobotsError, RobotsCache } from "../index.js";
 import type { CrawlExplanation, RobotsCacheOptions, RobotsFetchInfo, RobotsOriginState } from "../index.js";
 
@@ -124,7 +124,7 @@ export async function runFetch(args: string[]): Promise<number> {
   } finally {
     cache.clear();
   }
-  if (values.json) process.stdout.write(`${JSON.stringify({ ...state, ...(verdict && { verdict }) }, null, 2)}\n`);
+  if (values.json) process.stdout.write(`${jsonText({ ...state, ...(verdict && { verdict }) }, 2)}\n`);
   else process.stdout.write(formatState(printableDeep(state), printableDeep(verdict), printableDeep(values.agent), Date.now()));
   return 0;
 }

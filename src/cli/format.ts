@@ -34,6 +34,18 @@ export function printable(text: string): string {
 }
 
 /**
+ * What JSON.stringify leaves as it is but a terminal acts on: DEL, the C1 controls and the
+ * bidirectional overrides (it escapes the C0 controls itself). In JSON they can only stand inside
+ * strings, where `\u` escapes read back as the same characters.
+ */
+const UNESCAPED_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** JSON text of a result, with every control a terminal would act on written as a `\u` escape. */
+export function jsonText(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(UNESCAPED_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
  * Every string in a result (plain objects and arrays, recursively) made printable, before a
  * command formats it for a terminal: the formatting adds colours of its own afterwards, and no
  * field of the result can slip through unescaped. Dates and other objects are kept as they are.

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { commandConfig, fileLabel, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, positionalArgs } from "./args.js";
 import { paletteFor, type Palette } from "./colour.js";
-import { clip, groupLines, plural, printable, printableDeep } from "./format.js";
+import { clip, groupLines, jsonText, plural, printable, printableDeep } from "./format.js";
 import { sourceLines } from "../index.js";
 import type { LintAgentSummary, LintFinding, LintReport, LintSeverity } from "../types.js";
 
@@ -79,7 +79,7 @@ export async function runLint(args: string[]): Promise<number> {
   const { body, robots, complete } = await loadRobots("lint", file, { ...options, keepSource: true });
   const report = complete ? robots.lint() : withUnreadSize(robots.lint());
   robots.dispose();
-  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  if (values.json) process.stdout.write(`${jsonText(report, 2)}\n`);
   else process.stdout.write(formatReport(printable(fileLabel(file)), printableDeep(report), printableDeep(sourceLines(body, options)), paletteFor(process.stdout)));
   if (report.counts.error > 0) return 2;
   return values.strict && report.counts.warning > 0 ? 1 : 0;

@@ -4,7 +4,7 @@ import { xRobotsTagFromLine } from "../directives/headers.js";
 import { IndexingDirectives, init, MAX_PAGE_BYTES, parseDirectiveDate, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
 import { COMMON_OPTIONS, parseCommand, readAtMost } from "./args.js";
 import { CliError } from "./cli-error.js";
-import { printable, printableDeep } from "./format.js";
+import { jsonText, printable, printableDeep } from "./format.js";
 
 export const META_HELP = `Usage: robots meta FILE.html --agent NAME [options]
 
@@ -155,7 +155,7 @@ export async function runMeta(args: string[]): Promise<number> {
   const page = IndexingDirectives.parse({ html, headers: options.headers }, { encoding: options.encoding });
   const resolution = page.resolve(options.agents, { policy: options.policy, now: options.now });
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ resolution, metaTags: page.metaTags, headerValues: page.headerValues, input: page.input }, null, 2)}\n`);
+    process.stdout.write(`${jsonText({ resolution, metaTags: page.metaTags, headerValues: page.headerValues, input: page.input }, 2)}\n`);
   } else {
     process.stdout.write(formatResolution(printableDeep(resolution), page.input?.transcoded === true));
   }
