@@ -183,6 +183,11 @@ describe("the page", () => {
     expect(read("bingbot: max-snippet:x").agents).toEqual(["bingbot"]);
   });
 
+  it("lists agents with directives first, in the order read, then those with only unknown or invalid elements", () => {
+    expect(read("alphabot: foo, betabot: noindex, gammabot: max-snippet:x, deltabot: nofollow").agents)
+      .toEqual(["betabot", "deltabot", "alphabot", "gammabot"]);
+  });
+
   it("refuses a page that is not an object, even one with no fields to complain about", () => {
     const parse = IndexingDirectives.parse as (page: unknown) => IndexingDirectives;
     for (const page of [42, "", true, undefined]) expect(codeOf(() => parse(page)), String(page)).toBe("ROBOTS_ERR_INVALID_BODY");

@@ -136,7 +136,11 @@ export class IndexingDirectives {
     return omittedFor(this.#set, () => true);
   }
 
-  /** The agent names that have directives of their own, lower-cased, in reading order. */
+  /**
+   * The agent names that have directives of their own, lower-cased: first those with directives,
+   * in the order their first directive was read, then those with only unknown or invalid
+   * elements (or only elements left out), in the same order.
+   */
   get agents(): readonly string[] {
     const agents = new Set<string>();
     for (const entry of [...this.#set.directives, ...this.#set.unknown, ...this.#set.invalid]) {
