@@ -32,16 +32,38 @@ const HANDCRAFTED = [
   "<meta name=robots content=\"a\r\nb\u0000c\"><meta\u0000 name=x content=y><meta name=robots content=eof",
 ];
 
+const ESC = "\x1b";
+
+/**
+ * Pages that declare their encoding in their first bytes only (served without a charset), as
+ * bytes: Chromium reads each in the encoding its prescan finds, and so must the scanner.
+ */
+const DECLARING = [
+  // ISO-2022-JP: `<!--` in two-byte mode is kanji, so the meta tag after it is markup...
+  `<!doctype html><meta charset="iso-2022-jp"><title>t</title>${ESC}$B<!--${ESC}(B<meta name="robots" content="noindex">-->`,
+  // ...and a meta tag in two-byte mode is kanji; declared through http-equiv here.
+  `<meta http-equiv="Content-Type" content="text/html; charset=ISO-2022-JP"><title>t</title>${ESC}$B<meta name="robots" content="noindex">${ESC}(B<meta name=a content=b>`,
+  // The replacement encoding: one U+FFFD, no markup.
+  '<meta charset="iso-2022-kr"><meta name="robots" content="noindex">',
+  // windows-1252: the content's byte 0xE9 is é, not a U+FFFD of UTF-8.
+  '<meta charset="windows-1252"><meta name="robots" content="caf\xe9, noindex">',
+  // UTF-16 declared in ASCII bytes cannot be meant: UTF-8.
+  '<meta charset="utf-16"><meta name="robots" content="nofollow">',
+  // Declarations inside a comment or another tag's attribute do not count.
+  `<!-- <meta charset=iso-2022-jp> --><p title="<meta charset=iso-2022-kr>">${ESC}$B<meta name=robots content=noindex>${ESC}(B`,
+];
+
 describe("the scanner against headless Chromium's DOM", () => {
   let browser: Chromium;
   let server: Server;
-  const pages = new Map<string, string>();
+  const pages = new Map<string, string | Uint8Array>();
   let base = "";
 
   beforeAll(async () => {
     server = createServer((request, response) => {
       const page = pages.get(request.url ?? "");
-      response.writeHead(page === undefined ? 404 : 200, { "content-type": "text/html; charset=utf-8" });
+      // Text pages are UTF-8 by the Content-Type; byte pages say nothing, and declare their own.
+      response.writeHead(page === undefined ? 404 : 200, { "content-type": typeof page === "string" ? "text/html; charset=utf-8" : "text/html" });
       response.end(page ?? "");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -62,6 +84,16 @@ describe("the scanner against headless Chromium's DOM", () => {
       expect(found(scanner.scan(html)), `${scanner.name} on ${JSON.stringify(html)}`).toEqual(expected);
     }
   }
+
+  it("agrees on pages that declare their encoding only in their first bytes (ISO-2022-JP, replacement, windows-1252)", async () => {
+    for (const [index, text] of DECLARING.entries()) {
+      const path = `/declaring-${index}.html`;
+      const bytes = Buffer.from(text, "latin1");
+      pages.set(path, bytes);
+      const expected = await browser.metas(base + path);
+      for (const scanner of scanners) expect(found(scanner.scan(bytes)), `${scanner.name} on ${JSON.stringify(text)}`).toEqual(expected);
+    }
+  });
 
   it("agrees on the handcrafted edge cases", async () => {
     for (const [index, html] of HANDCRAFTED.entries()) await compare(html, index);

@@ -20,7 +20,7 @@ Options:
   --policy NAME       google (default), bing, yandex or specific-overrides-generic
   --now DATE          The time unavailable_after is compared with (ISO 8601 or RFC 822; without an
                       offset, UTC; default: now)
-  --encoding LABEL    The page's encoding from Content-Type (utf-16le pages without BOM; values of other encodings)
+  --encoding LABEL    The page's encoding from Content-Type (over the page's own <meta charset>; a BOM wins)
   --json              Print the resolution, the meta tags, the header values and the page's
                       input (bytes, encoding, BOM) as JSON
   -h, --help          Show this help

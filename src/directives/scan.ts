@@ -7,6 +7,7 @@ import { RobotsError } from "../errors.js";
 import { isUint8Array, plainBytes } from "../options.js";
 import type { Engine } from "../wasm.js";
 import { decodeAttributeValue } from "./charref.js";
+import { prescanEncoding } from "./prescan.js";
 import type { MetaTag, PageInput } from "./types.js";
 
 /** u32 fields per tag and flag bits: assembly/meta.ts MetaField and MetaFlag. */
@@ -19,22 +20,29 @@ const utf8Encoder = new TextEncoder();
 type PageBytes = { kind: "bytes"; bytes: Uint8Array } | { kind: "text"; text: string };
 
 /**
- * A page's encoding as the Encoding standard decides it: a byte order mark first (UTF-8, UTF-16LE
- * or UTF-16BE), else the caller's label, resolved as TextDecoder resolves labels (`unicode`,
- * `ucs-2` and `utf-16` are UTF-16LE, `latin1` is windows-1252); an unknown label is kept as given
- * (and its names and contents read as UTF-8).
+ * A page's encoding as the HTML and Encoding standards decide it: a byte order mark first (UTF-8,
+ * UTF-16LE or UTF-16BE), else the caller's label (the Content-Type's charset), resolved as
+ * TextDecoder resolves labels (`unicode`, `ucs-2` and `utf-16` are UTF-16LE, `latin1` is
+ * windows-1252; an unknown label is kept as given, and its names and contents read as UTF-8),
+ * else the one the page declares in its first 1024 bytes (prescan.ts), else UTF-8.
  */
 function pageEncoding(bytes: Uint8Array, declared: string | undefined): { encoding: string; bom: boolean } {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: "utf-8", bom: true };
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: "utf-16le", bom: true };
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: "utf-16be", bom: true };
-  if (!declared) return { encoding: "utf-8", bom: false };
+  if (!declared) return { encoding: prescanEncoding(bytes, encodingOf) ?? "utf-8", bom: false };
+  return { encoding: encodingOf(declared) ?? declared, bom: false };
+}
+
+/** The Encoding standard's "get an encoding" for a label: its encoding's name, or undefined for none. */
+function encodingOf(label: string): string | undefined {
+  const trimmed = label.trim().toLowerCase();
   // Node's TextDecoder refuses these labels; the standard decodes them all as "replacement".
-  if (REPLACEMENT_LABELS.has(declared)) return { encoding: "replacement", bom: false };
+  if (REPLACEMENT_LABELS.has(trimmed)) return "replacement";
   try {
-    return { encoding: new TextDecoder(declared).encoding, bom: false };
+    return new TextDecoder(trimmed).encoding;
   } catch {
-    return { encoding: declared, bom: false };
+    return undefined;
   }
 }
 

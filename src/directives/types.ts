@@ -176,6 +176,8 @@ export interface PageInput {
   /** Bytes given (UTF-8 bytes for a string). */
   readonly bytes: number;
   /**
+   * The encoding the page was read in: from a byte order mark, the `encoding` option or the page's
+   * own `<meta charset>` (in that order; UTF-8 without any of them).
    * `utf-16le`, `utf-16be` and `iso-2022-jp` pages are decoded to UTF-8 before scanning (they are not
    * ASCII-compatible); `replacement` (`iso-2022-kr`, `hz-gb-2312`, ...) decodes to one U+FFFD, as in
    * a browser, so no tags; anything else is scanned as bytes.
@@ -207,7 +209,8 @@ export type HeaderInput =
 export interface PageDirectivesOptions {
   /**
    * The page's encoding when known from Content-Type, as a WHATWG label (`utf-16`, `unicode`, `ucs-2`:
-   * a UTF-16 page without BOM is decoded). A byte order mark overrides it, as the Encoding standard says.
+   * a UTF-16 page without BOM is decoded). A byte order mark overrides it, as the Encoding standard
+   * says; without it, the encoding the page declares in its first 1024 bytes (`<meta charset>`) is used.
    */
   encoding?: string;
 }

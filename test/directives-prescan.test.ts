@@ -1,0 +1,124 @@
+/**
+ * The encoding a page declares in its first 1024 bytes (HTML 13.2.3.2, src/directives/prescan.ts),
+ * used when neither a byte order mark nor the caller's `encoding` names one: it decides whether
+ * a page in an encoding that is not ASCII-compatible (ISO-2022-JP, the replacement encoding's
+ * ISO-2022-KR) is decoded before it is scanned. Chromium's reading of the same bytes is in
+ * directives-chromium.test.ts.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { extractMetaTags, IndexingDirectives, initSync } from "../src/index.js";
+import { charsetInContent, PRESCAN_BYTES, prescanEncoding } from "../src/directives/prescan.js";
+
+const latin1 = (text: string) => Buffer.from(text, "latin1");
+
+/** The Encoding standard's labels the tests use, and no others. */
+const LABELS: Record<string, string> = {
+  "iso-2022-jp": "iso-2022-jp", csiso2022jp: "iso-2022-jp", "utf-8": "utf-8", "utf-16": "utf-16le", "utf-16be": "utf-16be",
+  "x-user-defined": "x-user-defined", latin1: "windows-1252", "iso-2022-kr": "replacement",
+};
+const encodingOf = (label: string) => LABELS[label.trim().toLowerCase()];
+const prescan = (page: string) => prescanEncoding(latin1(page), encodingOf);
+
+describe("prescan: where a declaration counts", () => {
+  it.each([
+    ['<meta charset="iso-2022-jp">', "iso-2022-jp"],
+    ["<META CHARSET=CSISO2022JP>", "iso-2022-jp"],
+    ["<meta/charset='iso-2022-jp'/>", "iso-2022-jp"],
+    ['<meta http-equiv="Content-Type" content="text/html; charset=ISO-2022-JP">', "iso-2022-jp"],
+    ['<meta content=\'text/html; charset="iso-2022-jp"\' http-equiv=content-type>', "iso-2022-jp"],
+    ["<!doctype html><html lang=ja><head><title>t</title><meta charset=iso-2022-jp>", "iso-2022-jp"],
+    ['<meta charset="utf-16">', "utf-8"], // the bytes declaring it are ASCII: UTF-16 cannot be meant
+    ['<meta charset="utf-16be">', "utf-8"],
+    ['<meta charset="x-user-defined">', "windows-1252"],
+    ['<meta charset="latin1">', "windows-1252"],
+    ['<meta charset="iso-2022-kr">', "replacement"],
+    ['<meta charset="bogus"><meta charset="iso-2022-jp">', "iso-2022-jp"], // a label of no encoding is passed over
+  ])("%s declares %s", (page, encoding) => {
+    expect(prescan(page)).toBe(encoding);
+  });
+
+  it.each([
+    ['<meta content="text/html; charset=iso-2022-jp">', "content without http-equiv=content-type"],
+    ['<meta http-equiv="refresh" content="0; charset=iso-2022-jp">', "content with another http-equiv"],
+    ['<meta charset="bogus" charset="iso-2022-jp">', "a repeated attribute: the first counts"],
+    ["<!-- <meta charset=iso-2022-jp> -->", "inside a comment"],
+    ['<div title="<meta charset=iso-2022-jp>"></div>', "inside another tag's attribute"],
+    ["<metacharset=iso-2022-jp>", "not a meta tag (no space or slash after the name)"],
+    ["<? <meta charset=iso-2022-jp> ?>", "inside a processing instruction, to its first >"],
+    ["<meta name=x>", "a meta tag without a declaration"],
+    ["<meta charset=", "a tag cut by the end of the input"],
+  ])("%s declares nothing (%s)", (page) => {
+    expect(prescan(page)).toBeUndefined();
+  });
+
+  it("ends a comment at its first -->, whose dashes may be the opener's (<!-->)", () => {
+    expect(prescan("<!--><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+    expect(prescan("<!-- a --><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+    expect(prescan("<!-- a -- ><meta charset=iso-2022-jp>")).toBeUndefined();
+  });
+
+  it("skips another tag's quoted attributes, with the > they hold", () => {
+    expect(prescan("<p title='a>b' class=\"<meta charset=utf-16>\"><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+    expect(prescan("</p x='>'><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+  });
+
+  it(`reads the first ${PRESCAN_BYTES} bytes only: a declaration ending past them does not count`, () => {
+    const declaration = "<meta charset=iso-2022-jp>";
+    expect(prescan(`${" ".repeat(PRESCAN_BYTES - declaration.length)}${declaration}`)).toBe("iso-2022-jp");
+    expect(prescan(`${" ".repeat(PRESCAN_BYTES - declaration.length + 1)}${declaration}`)).toBeUndefined();
+  });
+});
+
+describe("prescan: a charset in a content attribute (HTML 2.5.9)", () => {
+  it.each([
+    ["text/html; charset=iso-2022-jp", "iso-2022-jp"],
+    ["text/html;charset = iso-2022-jp ; x=y", "iso-2022-jp"],
+    ["charsetx; charset=utf-8", "utf-8"], // the first `charset` not followed by `=` is passed over
+    ["text/html; charset='iso-2022-jp'", "iso-2022-jp"],
+    ['text/html; charset="a b"', "a b"],
+    ['text/html; charset="iso-2022-jp', undefined], // a quote that does not close
+    ["text/html; charset=", undefined],
+    ["text/html", undefined],
+  ])("%s gives %s", (content, label) => {
+    expect(charsetInContent(content)).toBe(label);
+  });
+});
+
+describe("the scanner reads a page as the encoding it declares", () => {
+  beforeAll(() => initSync());
+  const ESC = "\x1b";
+
+  it("finds a meta tag that ISO-2022-JP's two-byte mode hides from a byte reader in what reads as a comment", () => {
+    // In two-byte mode `<!--` is two kanji: the meta tag after the shift back is markup.
+    const page = latin1(`<meta charset="iso-2022-jp"><title>t</title>${ESC}$B<!--${ESC}(B<meta name="robots" content="noindex">-->`);
+    const read = IndexingDirectives.parse({ html: page });
+    expect(read.input).toMatchObject({ encoding: "iso-2022-jp", transcoded: true });
+    expect(read.resolve("googlebot").index).toBe(false);
+  });
+
+  it("finds no meta tag in bytes that ISO-2022-JP's two-byte mode makes kanji", () => {
+    const page = latin1(`<meta charset="iso-2022-jp"><title>t</title>${ESC}$B<meta name="robots" content="noindex">${ESC}(B`);
+    expect(IndexingDirectives.parse({ html: page }).resolve("googlebot").index).toBe(true);
+  });
+
+  it("finds no tags in a page that declares a replacement-encoding label (a browser reads one U+FFFD)", () => {
+    const page = latin1('<meta charset="iso-2022-kr"><meta name="robots" content="noindex">');
+    const read = IndexingDirectives.parse({ html: page });
+    expect(read.input).toMatchObject({ encoding: "replacement" });
+    expect(read.metaTags).toEqual([]);
+  });
+
+  it("decodes names and contents in the declared encoding, and lets the caller's encoding (Content-Type) win", () => {
+    const page = latin1('<meta charset="windows-1252"><meta name="robots" content="caf\xe9">');
+    expect(extractMetaTags(page).map((tag) => tag.content)).toEqual(["caf\u00e9"]);
+    expect(IndexingDirectives.parse({ html: page }).input).toMatchObject({ encoding: "windows-1252" });
+    const forged = latin1(`<meta charset="iso-2022-jp">${ESC}$B<meta name="robots" content="noindex">${ESC}(B`);
+    expect(IndexingDirectives.parse({ html: forged }, { encoding: "utf-8" }).resolve("x").index).toBe(false);
+  });
+
+  it("keeps a byte order mark first: a UTF-8 BOM page that declares ISO-2022-JP is UTF-8", () => {
+    const page = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), latin1(`<meta charset=iso-2022-jp>${ESC}$B<meta name=robots content=noindex>`)]);
+    expect(IndexingDirectives.parse({ html: page }).input).toMatchObject({ encoding: "utf-8", bom: true });
+    expect(IndexingDirectives.parse({ html: page }).resolve("x").index).toBe(false);
+  });
+});
