@@ -47,9 +47,69 @@ function forEachUrl(batch: Buffer, count: number, visit: (start: number, end: nu
 }
 
 /**
- * The TSV lines of a batch, written by the engine (assembly/tsv.ts): a JavaScript loop over
- * millions of lines cost more than classifying them.
+ * Output of one part of a batch at most about this: a batch's output is written in parts. In one
+ * piece, a batch of a 4 MiB read (up to 1.4 million lines) with a rule of 812 bytes on each line
+ * needed more than the engine's largest block (the TSV writer failed), and its JSON lines a string
+ * longer than V8's (1.35 GB of heap for 4 MiB of blank lines first).
  */
+const PART_OUTPUT_BYTES = 16 << 20;
+/** JSON lines per part: a string of many pieces holds far more heap than its text until it is written. */
+const JSONL_PART_LINES = 16_384;
+
+/** One part of a batch: URLs [from, to), whose lines are bytes [start, end) of the batch. */
+interface Part {
+  from: number;
+  to: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * The batch cut into parts of whole lines whose output `cost` (of a URL of `length` bytes and rule
+ * line `line`) stays within PART_OUTPUT_BYTES (a line that alone passes it is a part of its own)
+ * and that hold at most `maxLines` URLs.
+ */
+function* partsOf(batch: Buffer, { lines }: BatchResult, cost: (length: number, line: number) => number, maxLines: number): Generator<Part> {
+  const count = lines.length;
+  let part: Part = { from: 0, to: 0, start: 0, end: 0 };
+  let size = 0;
+  let start = 0;
+  for (let i = 0; i < count; i++) {
+    let end = batch.indexOf(0x0a, start);
+    end = end < 0 ? batch.length : end + 1;
+    const lineCost = cost(end - start, lines[i]!);
+    if (part.to > part.from && (size + lineCost > PART_OUTPUT_BYTES || part.to - part.from === maxLines)) {
+      yield part;
+      part = { from: i, to: i, start, end: start };
+      size = 0;
+    }
+    size += lineCost;
+    part.to = i + 1;
+    part.end = end;
+    start = end;
+  }
+  if (part.to > part.from) yield part;
+}
+
+/**
+ * The TSV lines of a batch, written by the engine (assembly/tsv.ts): a JavaScript loop over
+ * millions of lines cost more than classifying them. In parts when the output would pass
+ * PART_OUTPUT_BYTES (long rule lines with --rule, or millions of short URLs).
+ */
+function* tsvParts(batch: Buffer, result: BatchResult, rules: RuleTexts | undefined): Generator<Buffer> {
+  const ruleLength = (line: number) => (rules === undefined ? 0 : rules.offsets[line + 1]! - rules.offsets[line]!);
+  let whole = batch.length + result.allowed.length * TSV_LINE_OVERHEAD;
+  if (rules !== undefined) for (const line of result.lines) whole += ruleLength(line);
+  if (whole <= PART_OUTPUT_BYTES) {
+    yield formatTsv(batch, result, rules);
+    return;
+  }
+  for (const part of partsOf(batch, result, (length, line) => length + TSV_LINE_OVERHEAD + ruleLength(line), Infinity)) {
+    const slice = { allowed: result.allowed.subarray(part.from, part.to), lines: result.lines.subarray(part.from, part.to) };
+    yield formatTsv(batch.subarray(part.start, part.end), slice, rules);
+  }
+}
+
 function formatTsv(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTexts | undefined): Buffer {
   initSync();
   const engine = defaultEngine("formatTsv");
@@ -83,18 +143,24 @@ function formatTsv(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTe
   return Buffer.from(engine.bytes.subarray(outPointer, outPointer + written));
 }
 
-function formatJsonl(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTexts | undefined): Buffer {
-  let out = "";
-  forEachUrl(batch, allowed.length, (start, end, i) => {
-    const rule = rules === undefined ? "" : `,"rule":${jsonText(rules.strings[lines[i]])}`;
-    out += `{"url":${JSON.stringify(batch.toString("utf8", start, end))},"allowed":${allowed[i] === 1},"line":${lines[i]}${rule}}\n`;
-  });
-  return Buffer.from(out);
+/** JSON lines of a batch, in parts of at most JSONL_PART_LINES lines and about PART_OUTPUT_BYTES. */
+function* jsonlParts(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTexts | undefined): Generator<Buffer> {
+  const ruleLength = (line: number) => (rules === undefined ? 0 : rules.strings[line]!.length);
+  for (const part of partsOf(batch, { allowed, lines }, (length, line) => length + 64 + ruleLength(line), JSONL_PART_LINES)) {
+    let out = "";
+    const slice = batch.subarray(part.start, part.end);
+    forEachUrl(slice, part.to - part.from, (start, end, k) => {
+      const i = part.from + k;
+      const rule = rules === undefined ? "" : `,"rule":${jsonText(rules.strings[lines[i]])}`;
+      out += `{"url":${JSON.stringify(slice.toString("utf8", start, end))},"allowed":${allowed[i] === 1},"line":${lines[i]}${rule}}\n`;
+    });
+    yield Buffer.from(out);
+  }
 }
 
-/** One output line per URL of a batch of complete lines. */
-export function formatBatch(format: CheckFormat, batch: Buffer, result: BatchResult, rules: RuleTexts | undefined): Buffer {
-  return format === "jsonl" ? formatJsonl(batch, result, rules) : formatTsv(batch, result, rules);
+/** One output line per URL of a batch of complete lines, in parts (written one after another). */
+export function formatBatch(format: CheckFormat, batch: Buffer, result: BatchResult, rules: RuleTexts | undefined): Generator<Buffer> {
+  return format === "jsonl" ? jsonlParts(batch, result, rules) : tsvParts(batch, result, rules);
 }
 
 /** `--count`: the totals only. */

@@ -222,7 +222,7 @@ export async function runCheck(args: string[]): Promise<number> {
       } else {
         const result = await classifier.classifyWithLines(batch);
         allowed = result.allowed;
-        await write(process.stdout, formatBatch(options.format, batch, result, rules));
+        for (const part of formatBatch(options.format, batch, result, rules)) await write(process.stdout, part);
       }
       total += allowed.length;
       allowedCount += countAllowed(allowed);

@@ -1,0 +1,59 @@
+/**
+ * `robots check`'s output of a batch comes in parts of bounded size (src/cli/check-output.ts): in
+ * one piece, a 4 MiB read of URLs with a long rule line on each output line needed more than the
+ * engine's largest block (`--rule`: no output, an internal error), and its JSON lines a string
+ * past V8's limit. Each part's output stays near PART bytes, and the parts together are the
+ * lines formatted one URL at a time.
+ */
+import { describe, expect, it } from "vitest";
+import { formatBatch, ruleTexts, type CheckFormat } from "../src/cli/check-output.js";
+import type { BatchResult } from "../src/types.js";
+
+const PART = 16 << 20;
+
+/** A batch of `count` URLs (some with CRLF, one without a final LF), each on rule line 1 or 2 (or none). */
+function batchOf(count: number): { batch: Buffer; result: BatchResult } {
+  const urls = Array.from({ length: count }, (_, i) => `https://example.com/p/${i}${i % 7 === 0 ? "\r" : ""}`);
+  const batch = Buffer.from(urls.join("\n"));
+  const result = {
+    allowed: Uint8Array.from(urls, (_, i) => i % 2),
+    lines: Uint32Array.from(urls, (_, i) => i % 3),
+  };
+  return { batch, result };
+}
+
+function oneAtATime(format: CheckFormat, batch: Buffer, result: BatchResult, rules: ReturnType<typeof ruleTexts>): Buffer {
+  const lines = batch.toString("latin1").split("\n");
+  const parts = lines.map((line, i) => {
+    const single = { allowed: result.allowed.subarray(i, i + 1), lines: result.lines.subarray(i, i + 1) };
+    return Buffer.concat([...formatBatch(format, Buffer.from(line, "latin1"), single, rules)]);
+  });
+  return Buffer.concat(parts);
+}
+
+describe("check output in parts", () => {
+  // A rule line of 4,000 bytes on two thirds of 12,000 lines: 32 MB of TSV, two or three parts.
+  const rules = ruleTexts([`Disallow: /${"r".repeat(4_000)}`, "Allow: /p/"]);
+  const { batch, result } = batchOf(12_000);
+
+  it.each(["tsv", "jsonl"] as const)("writes %s in parts of at most about 16 MiB, the same lines as one URL at a time", (format) => {
+    const parts = [...formatBatch(format, batch, result, rules)];
+    expect(parts.length).toBeGreaterThan(1);
+    const longestLine = 4_200;
+    for (const part of parts) expect(part.length).toBeLessThanOrEqual(PART + longestLine * 2);
+    const joined = Buffer.concat(parts);
+    expect(joined.toString().split("\n")).toHaveLength(12_001);
+    expect(joined.equals(oneAtATime(format, batch, result, rules))).toBe(true);
+  });
+
+  it("writes JSON lines in parts of at most 16,384 lines, whatever their size", () => {
+    const small = batchOf(40_000);
+    const parts = [...formatBatch("jsonl", small.batch, small.result, undefined)];
+    expect(parts.map((part) => part.toString().split("\n").length - 1)).toEqual([16_384, 16_384, 40_000 - 2 * 16_384]);
+  });
+
+  it("writes a batch whose output fits in one part as one", () => {
+    const small = batchOf(1_000);
+    expect([...formatBatch("tsv", small.batch, small.result, rules)]).toHaveLength(1);
+  });
+});
