@@ -154,6 +154,25 @@ describe("robots check on URL lists that are not plain UTF-8 lines", () => {
     expect(result.stderr).toContain("is UTF-16 (it starts with a byte-order mark); save the URL list as UTF-8");
   });
 
+  it.each([
+    ["UTF-16LE", Buffer.from("https://a.com/private/x\nhttps://a.com/y\n", "utf16le")],
+    ["UTF-16BE", Buffer.from("https://a.com/private/x\nhttps://a.com/y\n", "utf16le").swap16()],
+  ])("refuses a %s list without a byte-order mark (iconv writes none), with exit code 2", (_, bytes) => {
+    const file = join(work, "utf16-no-bom.txt");
+    writeFileSync(file, bytes);
+    const result = robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", file]);
+    expect(result).toMatchObject({ code: 2, stdout: "" });
+    expect(result.stderr).toContain("looks like UTF-16 without a byte-order mark (a NUL in every other byte); save the URL list as UTF-8");
+  });
+
+  it("decides a list with a NUL in a URL, or a short one, as bytes: only a NUL in every other byte of the start is UTF-16", () => {
+    const file = join(work, "nul.txt");
+    writeFileSync(file, "/a\0b\n/private/\0\n/c\n");
+    expect(robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", file]).stdout).toBe("allowed\t/a\0b\t0\ndisallowed\t/private/\0\t2\nallowed\t/c\t0\n");
+    writeFileSync(file, Buffer.from("/x\n", "utf16le"));
+    expect(robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", file]).code).toBe(0);
+  });
+
   it("names the line of a URL longer than MAX_URL_BYTES (exit code 2)", () => {
     const file = join(work, "long-line.txt");
     writeFileSync(file, `/a\n/b\n/c\n/${"d".repeat(16 << 20)}\n/e\n`);

@@ -132,5 +132,31 @@ function withoutByteOrderMark(first: Buffer, urlsFile: string): Buffer {
   if ((first[0] === 0xff && first[1] === 0xfe) || (first[0] === 0xfe && first[1] === 0xff)) {
     throw new CliError(`check: ${printable(JSON.stringify(urlsFile))} is UTF-16 (it starts with a byte-order mark); save the URL list as UTF-8`);
   }
+  if (looksLikeUtf16(first)) {
+    throw new CliError(`check: ${printable(JSON.stringify(urlsFile))} looks like UTF-16 without a byte-order mark (a NUL in every other byte); save the URL list as UTF-8`);
+  }
   return first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf ? first.subarray(3) : first;
+}
+
+/** Byte pairs of a first read that UTF16_PAIRS looks at. */
+const UTF16_PAIRS = 32;
+
+/**
+ * Whether a first read is ASCII text in UTF-16 without a byte-order mark (`iconv -t UTF-16LE`
+ * writes none): in its first pairs of bytes (at least four) one byte of each is NUL and the other
+ * is not, always the same one. A URL holds no NUL, and such a list was read as URLs that no rule
+ * matches: every one allowed.
+ */
+function looksLikeUtf16(first: Buffer): boolean {
+  const pairs = Math.min(UTF16_PAIRS, first.length >> 1);
+  if (pairs < 4) return false;
+  let low = 0;
+  let high = 0;
+  for (let i = 0; i < pairs; i++) {
+    const a = first[2 * i]!;
+    const b = first[2 * i + 1]!;
+    if (a !== 0 && b === 0) low++;
+    else if (a === 0 && b !== 0) high++;
+  }
+  return low === pairs || high === pairs;
 }
