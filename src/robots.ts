@@ -36,6 +36,24 @@ const NO_GROUP = 0xffffffff;
 
 /** URLs per engine call for string batches: bounds the scratch memory of huge arrays. */
 const STRING_CHUNK_URLS = 16_384;
+/**
+ * Room per engine call for string batches (three bytes a UTF-16 unit, linesCapacity), past which a
+ * chunk ends before STRING_CHUNK_URLS: 30 URLs of 12 MB each (valid: under MAX_URL_BYTES) asked
+ * for one block of 1 GB, past the engine's largest, and the batch failed. A longer URL is a chunk
+ * of its own.
+ */
+const STRING_CHUNK_BYTES = 64 << 20;
+
+/** The end of the string chunk that starts at `start`: STRING_CHUNK_URLS URLs, or fewer within STRING_CHUNK_BYTES. */
+function stringChunkEnd(urls: readonly string[], start: number): number {
+  const last = Math.min(urls.length, start + STRING_CHUNK_URLS);
+  let room = 0;
+  for (let end = start; end < last; end++) {
+    room += urls[end]!.length * 3 + 1;
+    if (room > STRING_CHUNK_BYTES && end > start) return end;
+  }
+  return last;
+}
 /** Bytes per engine call for byte batches (cut at a line end). */
 const BYTE_CHUNK_BYTES = 8 << 20;
 
@@ -509,8 +527,8 @@ export class Robots implements RobotsTxt {
   #runStrings(urls: readonly string[], mode: number): RawBatch {
     const engine = this.#engine;
     const chunks: RawBatch[] = [];
-    for (let start = 0; start < urls.length; start += STRING_CHUNK_URLS) {
-      const end = Math.min(urls.length, start + STRING_CHUNK_URLS);
+    for (let start = 0, end = 0; start < urls.length; start = end) {
+      end = stringChunkEnd(urls, start);
       const pointer = engine.scratch("urls", linesCapacity(urls, start, end));
       const written = writeLines(urls, start, end, engine.bytes, pointer);
       const newlines = engine.call(() => engine.exports.countNewlines(pointer, written));

@@ -79,6 +79,20 @@ describe("WASM memory", () => {
     robots.dispose();
   });
 
+  it("decides a string batch of long URLs that need more room in all than the engine's largest block", () => {
+    // 30 URLs of 12 million characters: valid (under MAX_URL_BYTES), and 1 GB of room at three
+    // bytes a character in one chunk, which failed the batch; chunks now end within 64 MiB of room.
+    const engine = loadEngine(binary);
+    const robots = parseWith(engine, "User-agent: *\nDisallow: /private\nAllow: /private/ok\n");
+    const long = (path: string) => `https://a.com${path}${"a".repeat(12_000_000)}`;
+    const urls = Array.from({ length: 30 }, (_, i) => long(["/private/", "/private/ok/", "/x/"][i % 3]!));
+    const { allowed, lines } = robots.classifyWithLines(urls, "bot");
+    expect([...allowed]).toEqual(urls.map((_, i) => (i % 3 === 0 ? 0 : 1)));
+    expect([...lines]).toEqual(urls.map((_, i) => [2, 3, 0][i % 3]));
+    expect(engine.exports.memory.buffer.byteLength).toBeLessThan(1 << 30);
+    robots.dispose();
+  }, 60_000);
+
   it("reuses the space of a disposed large table for the next one", () => {
     const engine = loadEngine(binary);
     const big = Array.from({ length: 30_000 }, (_, r) => `Disallow: /dir-${r}/*.php$`).join("\n");
