@@ -1,7 +1,7 @@
 export { init, initSync, type WasmSource } from "./init.js";
 export { Robots } from "./robots.js";
 export { RobotsError, isRobotsError, type RobotsErrorCode } from "./errors.js";
-export { DEFAULT_MAX_BYTES, MAX_URL_BYTES } from "./options.js";
+export { DEFAULT_MAX_BYTES, MAX_BODY_BYTES, MAX_URL_BYTES } from "./options.js";
 export { parseCrawlDelay, parseRequestRate } from "./records.js";
 export { encodeUrl } from "./normalize.js";
 export { LINT_CODES, sourceLines } from "./lint/index.js";

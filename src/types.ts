@@ -8,7 +8,7 @@ export type Profile = "google" | "rfc9309";
 export interface ParseOptions {
   /** `"google"` (default): same verdicts and lines as Google's reference parser. `"rfc9309"`: the RFC's text. */
   profile?: Profile;
-  /** Bytes of the body that are read; the rest is ignored. Default 512,000 (500 KiB). `Infinity` disables the limit. */
+  /** Bytes of the body that are read; the rest is ignored. Default 512,000 (500 KiB). `Infinity` reads up to `MAX_BODY_BYTES` (256 MiB). */
   maxBytes?: number;
   /** Keep a copy of the bytes read, for `lint()` (default false: a compiled table does not need them). */
   keepSource?: boolean;
@@ -155,7 +155,7 @@ export interface InputInfo {
   readonly bytes: number;
   /** Bytes parsed (after the size limit and any UTF-16 transcoding). */
   readonly parsedBytes: number;
-  /** Content past `maxBytes` was ignored. */
+  /** Content past `maxBytes` (or `MAX_BODY_BYTES`) was ignored. */
   readonly truncated: boolean;
   /**
    * The size limit fell inside a line: its start was read as a whole line (a rule cut short

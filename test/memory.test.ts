@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MAX_URL_BYTES } from "../src/options.js";
+import { MAX_BODY_BYTES, MAX_URL_BYTES } from "../src/options.js";
 import { parseWith } from "../src/robots.js";
 import { loadEngine } from "../src/wasm.js";
 import { AGENT, GENERATED, generatedWorkload } from "../bench/workloads.js";
@@ -90,6 +90,20 @@ describe("WASM memory", () => {
     expect([...allowed]).toEqual(urls.map((_, i) => (i % 3 === 0 ? 0 : 1)));
     expect([...lines]).toEqual(urls.map((_, i) => [2, 3, 0][i % 3]));
     expect(engine.exports.memory.buffer.byteLength).toBeLessThan(1 << 30);
+    robots.dispose();
+  }, 60_000);
+
+  it("parses at most MAX_BODY_BYTES of a file under maxBytes: Infinity, and says it was cut", () => {
+    // A 1.1 GB file failed the parse with an internal error (the engine's largest block).
+    const engine = loadEngine(binary);
+    const head = "User-agent: *\nDisallow: /a\n#";
+    const tail = "\nDisallow: /b\n";
+    const body = new Uint8Array(MAX_BODY_BYTES + tail.length).fill(0x23);
+    body.set(new TextEncoder().encode(head), 0);
+    body.set(new TextEncoder().encode(tail), MAX_BODY_BYTES);
+    const robots = parseWith(engine, body, { maxBytes: Infinity });
+    expect(robots.input).toMatchObject({ bytes: body.length, parsedBytes: MAX_BODY_BYTES, truncated: true });
+    expect([robots.isAllowed("https://a.com/a", "x"), robots.isAllowed("https://a.com/b", "x")]).toEqual([false, true]);
     robots.dispose();
   }, 60_000);
 

@@ -2,7 +2,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import type { ParseArgsConfig } from "node:util";
 import { CliError } from "./cli-error.js";
-import { DEFAULT_MAX_BYTES, init, Robots } from "../index.js";
+import { DEFAULT_MAX_BYTES, init, MAX_BODY_BYTES, Robots } from "../index.js";
 import { printable } from "./format.js";
 import type { ParseOptions } from "../types.js";
 
@@ -15,8 +15,8 @@ export const PARSE_OPTIONS = {
 } as const satisfies OptionsConfig;
 
 export const PARSE_OPTIONS_HELP = `  --profile NAME      google (default: Google's reference parser) or rfc9309 (the RFC's text)
-  --max-bytes N       Bytes of robots.txt to parse (default 512000; "Infinity" for no limit);
-                      at most 16 MiB more is read`;
+  --max-bytes N       Bytes of robots.txt to parse (default 512000; "Infinity" for no limit
+                      up to 256 MiB); at most 16 MiB more is read`;
 
 /**
  * `-h, --help` and `--debug`, accepted by every command. main.ts reads `--debug` itself; the command
@@ -150,7 +150,7 @@ export function fileLabel(file: string): string {
  * went on past what was read: the parsed input's size is then only what was read.
  */
 export async function loadRobots(command: string, file: string, options: ParseOptions): Promise<{ body: Buffer; robots: Robots; complete: boolean }> {
-  const { bytes: body, complete } = readRobotsFile(command, file, options.maxBytes ?? DEFAULT_MAX_BYTES);
+  const { bytes: body, complete } = readRobotsFile(command, file, Math.min(options.maxBytes ?? DEFAULT_MAX_BYTES, MAX_BODY_BYTES));
   await init();
   return { body, robots: Robots.parse(body, options), complete };
 }
