@@ -6,7 +6,7 @@
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { paletteFor } from "../src/cli/colour.js";
-import { groupLines, jsonText, printable, printableDeep } from "../src/cli/format.js";
+import { groupLines, jsonPieces, jsonText, printable, printableDeep } from "../src/cli/format.js";
 import { Progress } from "../src/cli/progress.js";
 
 describe("printable", () => {
@@ -41,6 +41,18 @@ describe("jsonText", () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     expect(text).toContain("a\\u007fb\\u0080c\\u009bd\\u202ae\\u2066f\\u2069");
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe("jsonPieces", () => {
+  it("joins to jsonText(value, 2) and a line feed, with long arrays in pieces of a thousand elements", () => {
+    const element = (i: number) => ({ line: i, message: `m\u009b${i}`, nested: { list: [i, "x"], empty: [] }, none: undefined });
+    const value = { profile: "google", findings: Array.from({ length: 2_500 }, (_, i) => element(i)), agents: [], counts: { error: 1 }, one: [element(0)], skipped: undefined };
+    const pieces = [...jsonPieces(value)];
+    expect(pieces.join("")).toBe(`${jsonText(value, 2)}\n`);
+    expect(pieces.length).toBeGreaterThanOrEqual(3 + 3);
+    expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(1000 * 200);
+    expect([...jsonPieces({})].join("")).toBe(`${jsonText({}, 2)}\n`);
   });
 });
 

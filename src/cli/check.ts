@@ -1,6 +1,6 @@
 /** `robots check`: streams URLs (one per line) through a compiled robots.txt, in constant memory. */
 import { createReadStream, fstatSync, statSync } from "node:fs";
-import type { Readable, Writable } from "node:stream";
+import type { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { commandConfig, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, requireAgents, wholeNumber } from "./args.js";
 import { CHECK_FETCH_HELP, checkFetchOptions, fetchClassifier } from "./check-fetch.js";
@@ -9,6 +9,7 @@ import { FETCH_OPTIONS } from "./fetch.js";
 import { CliError } from "./cli-error.js";
 import { plural } from "./format.js";
 import { lineBatches } from "./line-batches.js";
+import { write } from "./write.js";
 import { Progress } from "./progress.js";
 import { sourceLines } from "../index.js";
 import { MAX_POOL_WORKERS, RobotsWorkerPool } from "../parallel.js";
@@ -153,11 +154,6 @@ function inputSize(file: string): number | undefined {
   }
 }
 
-/** Writes and waits when the destination asks for it, so memory stays flat on slow pipes. */
-function write(out: Writable, data: Uint8Array | string): Promise<void> | undefined {
-  if (out.write(data)) return undefined;
-  return new Promise((resolve) => out.once("drain", resolve));
-}
 
 function plainView(batch: Uint8Array): Uint8Array {
   return new Uint8Array(batch.buffer, batch.byteOffset, batch.byteLength);

@@ -45,6 +45,44 @@ export function jsonText(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(UNESCAPED_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
+/** Array elements per piece of jsonPieces. */
+const JSON_PIECE_ELEMENTS = 1000;
+
+/**
+ * jsonText(value, 2) of a plain object and a line feed, in pieces (the same text joined): each array field a
+ * thousand elements at a time, the other fields one each, so that no piece passes V8's longest
+ * string however many findings or tags a result holds.
+ */
+export function* jsonPieces(value: object): Generator<string> {
+  const fields = Object.entries(value).filter(([, field]) => field !== undefined && typeof field !== "function");
+  if (fields.length === 0) {
+    yield "{}\n";
+    return;
+  }
+  yield "{\n";
+  for (const [i, [key, field]] of fields.entries()) {
+    const comma = i < fields.length - 1 ? "," : "";
+    if (!Array.isArray(field) || field.length === 0) {
+      yield `  ${jsonText(key)}: ${indented(jsonText(field, 2), 2)}${comma}\n`;
+      continue;
+    }
+    yield `  ${jsonText(key)}: [\n`;
+    for (let start = 0; start < field.length; start += JSON_PIECE_ELEMENTS) {
+      let piece = "";
+      const end = Math.min(field.length, start + JSON_PIECE_ELEMENTS);
+      for (let k = start; k < end; k++) piece += `    ${indented(jsonText(field[k], 2), 4)}${k < field.length - 1 ? "," : ""}\n`;
+      yield piece;
+    }
+    yield `  ]${comma}\n`;
+  }
+  yield "}\n";
+}
+
+/** JSON text written at a depth of `spaces`: its later lines indented (a JSON string holds no raw line break). */
+function indented(json: string, spaces: number): string {
+  return json.replaceAll("\n", `\n${" ".repeat(spaces)}`);
+}
+
 /**
  * Every string in a result (plain objects and arrays, recursively) made printable, before a
  * command formats it for a terminal: the formatting adds colours of its own afterwards, and no

@@ -2,7 +2,8 @@
 import { parseArgs } from "node:util";
 import { commandConfig, fileLabel, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, positionalArgs } from "./args.js";
 import { paletteFor, type Palette } from "./colour.js";
-import { clip, groupLines, jsonText, plural, printable, printableDeep } from "./format.js";
+import { clip, groupLines, jsonPieces, plural, printable, printableDeep } from "./format.js";
+import { writePieces } from "./write.js";
 import { sourceLines } from "../index.js";
 import type { LintAgentSummary, LintFinding, LintReport, LintSeverity } from "../types.js";
 
@@ -51,13 +52,18 @@ function formatAgent(agent: LintAgentSummary): string {
   return `  ${name}: ${groupLines(agent.groups.map((group) => group.line))}${merged}, ${plural(agent.rules, "rule")}${delay}\n`;
 }
 
-export function formatReport(label: string, report: LintReport, lines: readonly string[], palette: Palette): string {
-  let out = report.findings.map((finding) => formatFinding(label, finding, lines, palette)).join("");
-  if (report.findings.length > 0) out += "\n";
-  out += `${palette.bold("Agents")}\n${report.agents.map(formatAgent).join("")}\n`;
+/** Findings per piece of the text report. */
+const FINDINGS_PER_PIECE = 1000;
+
+/** The text report, in pieces of FINDINGS_PER_PIECE findings (writePieces: a file may have millions). */
+function* reportPieces(label: string, report: LintReport, lines: readonly string[], palette: Palette): Generator<string> {
+  for (let start = 0; start < report.findings.length; start += FINDINGS_PER_PIECE) {
+    yield report.findings.slice(start, start + FINDINGS_PER_PIECE).map((finding) => formatFinding(label, finding, lines, palette)).join("");
+  }
+  if (report.findings.length > 0) yield "\n";
+  yield `${palette.bold("Agents")}\n${report.agents.map(formatAgent).join("")}\n`;
   const { error, warning, info } = report.counts;
-  out += `${plural(error, "error")}, ${plural(warning, "warning")}, ${info} info\n`;
-  return out;
+  yield `${plural(error, "error")}, ${plural(warning, "warning")}, ${info} info\n`;
 }
 
 export async function runLint(args: string[]): Promise<number> {
@@ -79,8 +85,8 @@ export async function runLint(args: string[]): Promise<number> {
   const { body, robots, complete } = await loadRobots("lint", file, { ...options, keepSource: true });
   const report = complete ? robots.lint() : withUnreadSize(robots.lint());
   robots.dispose();
-  if (values.json) process.stdout.write(`${jsonText(report, 2)}\n`);
-  else process.stdout.write(formatReport(printable(fileLabel(file)), printableDeep(report), printableDeep(sourceLines(body, options)), paletteFor(process.stdout)));
+  if (values.json) await writePieces(process.stdout, jsonPieces(report));
+  else await writePieces(process.stdout, reportPieces(printable(fileLabel(file)), printableDeep(report), printableDeep(sourceLines(body, options)), paletteFor(process.stdout)));
   if (report.counts.error > 0) return 2;
   return values.strict && report.counts.warning > 0 ? 1 : 0;
 }

@@ -4,7 +4,8 @@ import { xRobotsTagFromLine } from "../directives/headers.js";
 import { IndexingDirectives, init, MAX_PAGE_BYTES, parseDirectiveDate, type DirectivePolicy, type DirectiveResolution, type DirectiveSource } from "../index.js";
 import { COMMON_OPTIONS, parseCommand, readAtMost } from "./args.js";
 import { CliError } from "./cli-error.js";
-import { jsonText, printable, printableDeep } from "./format.js";
+import { jsonPieces, printable, printableDeep } from "./format.js";
+import { writePieces } from "./write.js";
 
 export const META_HELP = `Usage: robots meta FILE.html --agent NAME [options]
 
@@ -155,7 +156,7 @@ export async function runMeta(args: string[]): Promise<number> {
   const page = IndexingDirectives.parse({ html, headers: options.headers }, { encoding: options.encoding });
   const resolution = page.resolve(options.agents, { policy: options.policy, now: options.now });
   if (options.json) {
-    process.stdout.write(`${jsonText({ resolution, metaTags: page.metaTags, headerValues: page.headerValues, input: page.input }, 2)}\n`);
+    await writePieces(process.stdout, jsonPieces({ resolution, metaTags: page.metaTags, headerValues: page.headerValues, input: page.input }));
   } else {
     process.stdout.write(formatResolution(printableDeep(resolution), page.input?.transcoded === true));
   }
