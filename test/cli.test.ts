@@ -221,6 +221,17 @@ describe("output that cannot be written, and text that must not reach a terminal
     expect(shell(`${cli} allowed examples/robots.txt Googlebot https://www.example.com/ | (exec 0<&-; sleep 0.5)`).status).toBe(0);
   });
 
+  it("lint keeps its answer (2: errors) when its reader stops early, in text and JSON, even with a report of many pieces", () => {
+    // A report of thousands of findings is written in pieces, waiting for the pipe: a closed one
+    // never drains, and the command ended with no status (0).
+    const file = join(work, "typos.txt");
+    writeFileSync(file, `User-agent: *\n${"Disallow: p\n".repeat(5_000)}`); // pattern-without-slash: an error each
+    for (const json of [[], ["--json"]]) {
+      const result = shell(`${cli} lint ${[...json, shellQuote(file)].join(" ")} | head -c 100 > /dev/null`);
+      expect(result.status, json.join(" ")).toBe(2);
+    }
+  });
+
   it("a full disk is an error (2) naming the command, never a verdict", () => {
     const result = shell(`${cli} allowed examples/robots.txt Googlebot https://www.example.com/ > /dev/full`);
     expect(result.status).toBe(2);
