@@ -51,9 +51,20 @@ interface NodeModules {
 }
 let modules: Promise<NodeModules> | undefined;
 
+/**
+ * Imports a Node module by a name held in a variable: a bundler for the browser (esbuild, webpack,
+ * rollup) follows `import("node:http")` and fails to resolve it, but leaves this one alone; the
+ * browser never calls it (platformFetch gives it the platform's fetch).
+ */
+const importNode = <T>(name: string): Promise<T> => import(name) as Promise<T>;
+
 function nodeModules(): Promise<NodeModules> {
-  modules ??= Promise.all([import("node:http"), import("node:https"), import("node:zlib"), import("node:stream")])
-    .then(([http, https, zlib, stream]): NodeModules => ({ http, https, zlib, PassThrough: stream.PassThrough, Readable: stream.Readable, pipeline: stream.pipeline }));
+  modules ??= Promise.all([
+    importNode<typeof import("node:http")>("node:http"),
+    importNode<typeof import("node:https")>("node:https"),
+    importNode<typeof import("node:zlib")>("node:zlib"),
+    importNode<typeof import("node:stream")>("node:stream"),
+  ]).then(([http, https, zlib, stream]): NodeModules => ({ http, https, zlib, PassThrough: stream.PassThrough, Readable: stream.Readable, pipeline: stream.pipeline }));
   return modules;
 }
 

@@ -105,3 +105,18 @@ describe("the package in headless Chromium", () => {
     ]);
   });
 });
+
+describe("the package bundled for a browser", () => {
+  it("bundles with esbuild --platform=browser, the crawler layer included: no Node module in its static graph", async () => {
+    // The node transport imports node:http and the rest by a name in a variable, which a bundler
+    // leaves alone: a literal import("node:http") failed every browser bundle of RobotsCache.
+    const { build } = await import("esbuild");
+    const result = await build({
+      stdin: { contents: 'import { RobotsCache, fetchRobots, init } from "./dist/index.js"; export { RobotsCache, fetchRobots, init };', resolveDir: root },
+      bundle: true, platform: "browser", format: "esm", write: false, logLevel: "silent",
+      external: ["@assemblyscript/loader"],
+    });
+    expect(result.errors).toEqual([]);
+    expect(result.outputFiles[0]!.text).toContain("RobotsCache");
+  });
+});
