@@ -32,17 +32,18 @@ function oneAtATime(format: CheckFormat, batch: Buffer, result: BatchResult, rul
 }
 
 describe("check output in parts", () => {
-  // A rule line of 4,000 bytes on two thirds of 12,000 lines: 32 MB of TSV, two or three parts.
-  const rules = ruleTexts([`Disallow: /${"r".repeat(4_000)}`, "Allow: /p/"]);
-  const { batch, result } = batchOf(12_000);
+  // A rule line of 40,000 bytes on a third of 24,000 lines: 320 MB of TSV (past one engine call's
+  // 256 MiB), in parts of about 16 MiB.
+  const rules = ruleTexts([`Disallow: /${"r".repeat(40_000)}`, "Allow: /p/"]);
+  const { batch, result } = batchOf(24_000);
 
   it.each(["tsv", "jsonl"] as const)("writes %s in parts of at most about 16 MiB, the same lines as one URL at a time", (format) => {
     const parts = [...formatBatch(format, batch, result, rules)];
     expect(parts.length).toBeGreaterThan(1);
-    const longestLine = 4_200;
+    const longestLine = 40_200;
     for (const part of parts) expect(part.length).toBeLessThanOrEqual(PART + longestLine * 2);
     const joined = Buffer.concat(parts);
-    expect(joined.toString().split("\n")).toHaveLength(12_001);
+    expect(joined.toString().split("\n")).toHaveLength(24_001);
     expect(joined.equals(oneAtATime(format, batch, result, rules))).toBe(true);
   });
 
@@ -52,8 +53,9 @@ describe("check output in parts", () => {
     expect(parts.map((part) => part.toString().split("\n").length - 1)).toEqual([16_384, 16_384, 40_000 - 2 * 16_384]);
   });
 
-  it("writes a batch whose output fits in one part as one", () => {
-    const small = batchOf(1_000);
-    expect([...formatBatch("tsv", small.batch, small.result, rules)]).toHaveLength(1);
+  it("writes TSV in one engine call up to 256 MiB of room: a batch of many short URLs is not cut", () => {
+    // 400,000 URLs take 19 MB of room at 48 bytes a line: past 16 MiB, within one call.
+    const many = batchOf(400_000);
+    expect([...formatBatch("tsv", many.batch, many.result, undefined)]).toHaveLength(1);
   });
 });
