@@ -6,7 +6,7 @@
  * directives-chromium.test.ts.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { extractMetaTags, IndexingDirectives, initSync } from "../src/index.js";
+import { extractMetaTags, IndexingDirectives, initSync, MAX_PAGE_BYTES } from "../src/index.js";
 import { charsetInContent, PRESCAN_BYTES, prescanEncoding } from "../src/directives/prescan.js";
 
 const latin1 = (text: string) => Buffer.from(text, "latin1");
@@ -115,6 +115,29 @@ describe("the scanner reads a page as the encoding it declares", () => {
     const forged = latin1(`<meta charset="iso-2022-jp">${ESC}$B<meta name="robots" content="noindex">${ESC}(B`);
     expect(IndexingDirectives.parse({ html: forged }, { encoding: "utf-8" }).resolve("x").index).toBe(false);
   });
+
+  it("does not let a label that names no encoding (a server's charset=bogus) turn the prescan off", () => {
+    const page = latin1(`<meta charset="iso-2022-jp"><title>t</title>${ESC}$B<!--${ESC}(B<meta name="robots" content="noindex">-->`);
+    const read = IndexingDirectives.parse({ html: page }, { encoding: "bogus" });
+    expect(read.input).toMatchObject({ encoding: "iso-2022-jp", transcoded: true });
+    expect(read.resolve("googlebot").index).toBe(false);
+    // Without a declaration in the page, the label is kept as given (names read as UTF-8).
+    expect(IndexingDirectives.parse({ html: latin1("<meta name=robots content=noindex>") }, { encoding: "bogus" }).input).toMatchObject({ encoding: "bogus" });
+  });
+
+  it("decodes a page it must decode first from its first MAX_PAGE_BYTES only (a longer text can pass V8's longest string)", () => {
+    // Escape sequences decode to one U+FFFD for two (three bytes each): far fewer characters than
+    // bytes, so a tag past MAX_PAGE_BYTES of the page would still fit in the text decoded whole.
+    const head = latin1("<meta charset=iso-2022-jp>");
+    const tag = latin1("<meta name=robots content=noindex>");
+    const page = Buffer.alloc(MAX_PAGE_BYTES + tag.length, 0x20);
+    head.copy(page, 0);
+    for (let at = head.length; at + 3 <= MAX_PAGE_BYTES; at += 3) page.write(`${ESC}(B`, at, "latin1");
+    tag.copy(page, MAX_PAGE_BYTES);
+    const read = IndexingDirectives.parse({ html: page });
+    expect(read.input).toMatchObject({ encoding: "iso-2022-jp", transcoded: true, truncated: true, bytes: page.length });
+    expect(read.metaTags).toEqual([]);
+  }, 60_000);
 
   it("keeps a byte order mark first: a UTF-8 BOM page that declares ISO-2022-JP is UTF-8", () => {
     const page = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), latin1(`<meta charset=iso-2022-jp>${ESC}$B<meta name=robots content=noindex>`)]);

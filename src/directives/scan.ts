@@ -30,8 +30,11 @@ function pageEncoding(bytes: Uint8Array, declared: string | undefined): { encodi
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: "utf-8", bom: true };
   if (bytes.length >= 2 && bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: "utf-16le", bom: true };
   if (bytes.length >= 2 && bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: "utf-16be", bom: true };
-  if (!declared) return { encoding: prescanEncoding(bytes, encodingOf) ?? "utf-8", bom: false };
-  return { encoding: encodingOf(declared) ?? declared, bom: false };
+  // A label that names no encoding is as if none were given (HTML 13.2.3.1: only a supported
+  // transport charset skips the sniffing); a server's `charset=bogus` must not turn the prescan off.
+  const given = declared ? encodingOf(declared) : undefined;
+  if (given !== undefined) return { encoding: given, bom: false };
+  return { encoding: prescanEncoding(bytes, encodingOf) ?? declared ?? "utf-8", bom: false };
 }
 
 /** The Encoding standard's "get an encoding" for a label: its encoding's name, or undefined for none. */
@@ -90,9 +93,12 @@ function preparePage(html: unknown, encoding: string | undefined): { page: PageB
 /** preparePage for bytes, read through a plain view (plainBytes). */
 function prepareBytes(html: Uint8Array, declared: string | undefined): { page: PageBytes; input: PageInput } {
   const { encoding: found, bom } = pageEncoding(html, declared);
-  const text = DECODED_FIRST.has(found) ? decodedFirst(html, found) : undefined;
+  // Decoded from its first MAX_PAGE_BYTES at most: a longer text can pass V8's longest string
+  // (a 600 MB ISO-2022-JP page failed to decode, and was scanned as bytes, which it must not be).
+  const cut = html.length > MAX_PAGE_BYTES;
+  const text = DECODED_FIRST.has(found) ? decodedFirst(cut ? html.subarray(0, MAX_PAGE_BYTES) : html, found) : undefined;
   if (text !== undefined) {
-    return { page: { kind: "text", text }, input: { bytes: html.length, encoding: found, bom, transcoded: true, truncated: false } };
+    return { page: { kind: "text", text }, input: { bytes: html.length, encoding: found, bom, transcoded: true, truncated: cut } };
   }
   if (found === "replacement") {
     return { page: { kind: "text", text: html.length > 0 ? "\ufffd" : "" }, input: { bytes: html.length, encoding: found, bom, transcoded: true, truncated: false } };
@@ -215,7 +221,7 @@ export function scanPageWith(engine: Engine, html: string | Uint8Array, encoding
   try {
     const { pointer, length, truncated } = writePage(engine, prepared.page);
     const bytesGiven = typeof html === "string" ? (truncated ? utf8Length(html) : length) : prepared.input.bytes;
-    const input = { ...prepared.input, bytes: bytesGiven, truncated };
+    const input = { ...prepared.input, bytes: bytesGiven, truncated: truncated || prepared.input.truncated };
     scan = engine.call(() => exports.scanMetaTags(pointer, length));
     const count = exports.metaTagCount(scan);
     // No engine call until the loop is done: the views stay valid and nothing needs copying.
