@@ -151,6 +151,8 @@ describe("robots check on URL lists that are not plain UTF-8 lines", () => {
     // iconv -t UTF-16LE writes no mark.
     ["UTF-16LE", Buffer.from("https://a.com/private/x\nhttps://a.com/y\n", "utf16le"), WITHOUT_MARK],
     ["UTF-16BE", Buffer.from("https://a.com/private/x\nhttps://a.com/y\n", "utf16le").swap16(), WITHOUT_MARK],
+    // Characters past Latin-1 among the first: no NUL in their pairs.
+    ["UTF-16LE", Buffer.from("/\u4f8b/\u4f8b/\u4f8b/x\n/private/\u4f8b\n", "utf16le"), WITHOUT_MARK],
   ])("refuses a %s list (its URLs would match no rule), with exit code 2: %#", (_, bytes, message) => {
     const file = join(work, "utf16.txt");
     writeFileSync(file, bytes);

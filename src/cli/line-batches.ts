@@ -142,10 +142,11 @@ function withoutByteOrderMark(first: Buffer, urlsFile: string): Buffer {
 const UTF16_PAIRS = 32;
 
 /**
- * Whether a first read is ASCII text in UTF-16 without a byte-order mark (`iconv -t UTF-16LE`
- * writes none): in its first pairs of bytes (at least four) one byte of each is NUL and the other
- * is not, always the same one. A URL holds no NUL, and such a list was read as URLs that no rule
- * matches: every one allowed.
+ * Whether a first read is text in UTF-16 without a byte-order mark (`iconv -t UTF-16LE` writes
+ * none): in its first pairs of bytes (at least four), half or more have a NUL in one place (the
+ * high byte of an ASCII character) and none in the other. Characters past Latin-1 (`例`) have no
+ * NUL, so a list with them among its first characters is still UTF-16. A URL holds no NUL, and such
+ * a list was read as URLs that no rule matches: every one allowed.
  */
 function looksLikeUtf16(first: Buffer): boolean {
   const pairs = Math.min(UTF16_PAIRS, first.length >> 1);
@@ -153,10 +154,8 @@ function looksLikeUtf16(first: Buffer): boolean {
   let low = 0;
   let high = 0;
   for (let i = 0; i < pairs; i++) {
-    const a = first[2 * i]!;
-    const b = first[2 * i + 1]!;
-    if (a !== 0 && b === 0) low++;
-    else if (a === 0 && b !== 0) high++;
+    if (first[2 * i + 1] === 0) low++;
+    if (first[2 * i] === 0) high++;
   }
-  return low === pairs || high === pairs;
+  return (low * 2 >= pairs && high === 0) || (high * 2 >= pairs && low === 0);
 }
