@@ -84,6 +84,12 @@ export async function nodeFetch(input: string | URL | Request, init?: RequestIni
       signal: given.signal ?? undefined,
     });
     outgoing.once("error", reject);
+    // A 101 to a GET: no response to read follows on the connection (Node's fetch called it a
+    // network error at once; unanswered, the fetch waited for its connect timeout).
+    outgoing.once("upgrade", (_response: IncomingMessage, socket: { destroy(): void }) => {
+      socket.destroy();
+      reject(new Error("the server switched protocols (HTTP 101) instead of answering"));
+    });
     outgoing.once("response", (response: IncomingMessage) => {
       const headers = response.headers;
       const status = response.statusCode ?? 0;

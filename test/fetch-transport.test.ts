@@ -155,6 +155,17 @@ describe("node transport: what the Fetch standard refuses and HTTP allows", () =
     expect(await fetchRobots(`${origin}/robots.txt`, TIMEOUTS)).toMatchObject({ outcome: "ok", status: 200, bytes: RULES.length });
   });
 
+  it("fails at once, a network error, when the server switches protocols (HTTP 101) instead of answering", async () => {
+    // The 101 written on the socket of a plain GET, as a misconfigured server does.
+    const { origin } = await serve((request) => {
+      request.socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n");
+    });
+    const started = Date.now();
+    const result = await fetchRobots(`${origin}/robots.txt`, { ...TIMEOUTS, connectTimeout: 5_000 });
+    expect(result).toMatchObject({ outcome: "unreachable", reason: "network-error", detail: "the server switched protocols (HTTP 101) instead of answering" });
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+
   it("reads response headers of up to MAX_HEADER_BYTES (Node's fetch failed past 16 KiB); past it, a network error", async () => {
     const { origin } = await serve((request, response) => {
       const size = request.url === "/big" ? 40_000 : MAX_HEADER_BYTES + 1000;
