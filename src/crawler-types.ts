@@ -83,7 +83,11 @@ export interface FetchRobotsOptions {
    * again after `retryInterval`: the failure said nothing about the site's rules.
    */
   onNetworkFailure?: "unreachable" | "unavailable";
-  /** The fetch function (default: the platform's `fetch`); for tests and custom transports. */
+  /**
+   * The fetch function (default: in Node, a GET over node:http and node:https that closes its
+   * connection and decodes strictly, src/node-transport.ts; elsewhere the platform's `fetch`); for
+   * tests and custom transports (ftp, a proxy).
+   */
   fetch?: typeof globalThis.fetch;
 }
 

@@ -53,6 +53,11 @@ describe("jsonPieces", () => {
     expect(pieces.length).toBeGreaterThanOrEqual(3 + 3);
     expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThan(1000 * 200);
     expect([...jsonPieces({})].join("")).toBe(`${jsonText({}, 2)}\n`);
+    // What JSON.stringify leaves out or writes as null, and toJSON at the top and inside.
+    const odd = { a: [undefined, () => 1, Symbol("s"), new Date(0), { toJSON: () => undefined }], f: () => 1, u: undefined, d: new Date(0), t: { toJSON: () => undefined } };
+    expect([...jsonPieces(odd)].join("")).toBe(`${jsonText(odd, 2)}\n`);
+    const own = { toJSON: () => ({ list: [1, 2] }) };
+    expect([...jsonPieces(own)].join("")).toBe(`${jsonText(own, 2)}\n`);
   });
 });
 

@@ -49,12 +49,19 @@ export function jsonText(value: unknown, indent?: number): string {
 const JSON_PIECE_ELEMENTS = 1000;
 
 /**
- * jsonText(value, 2) of a plain object and a line feed, in pieces (the same text joined): each array field a
- * thousand elements at a time, the other fields one each, so that no piece passes V8's longest
- * string however many findings or tags a result holds.
+ * jsonText(value, 2) of an object and a line feed, in pieces (the same text joined): each array
+ * field a thousand elements at a time, the other fields one each, so that no piece passes V8's
+ * longest string however many findings or tags a result holds. As JSON.stringify does, an object's
+ * toJSON is used, a field JSON cannot write (undefined, a function) is left out, and such an
+ * array element is null.
  */
-export function* jsonPieces(value: object): Generator<string> {
-  const fields = Object.entries(value).filter(([, field]) => field !== undefined && typeof field !== "function");
+export function* jsonPieces(given: object): Generator<string> {
+  const value: unknown = typeof (given as { toJSON?: unknown }).toJSON === "function" ? (given as { toJSON(): unknown }).toJSON() : given;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    yield `${jsonText(value, 2)}\n`;
+    return;
+  }
+  const fields = Object.entries(value).filter(([, field]) => Array.isArray(field) || JSON.stringify(field) !== undefined);
   if (fields.length === 0) {
     yield "{}\n";
     return;
@@ -70,7 +77,11 @@ export function* jsonPieces(value: object): Generator<string> {
     for (let start = 0; start < field.length; start += JSON_PIECE_ELEMENTS) {
       let piece = "";
       const end = Math.min(field.length, start + JSON_PIECE_ELEMENTS);
-      for (let k = start; k < end; k++) piece += `    ${indented(jsonText(field[k], 2), 4)}${k < field.length - 1 ? "," : ""}\n`;
+      for (let k = start; k < end; k++) {
+        const element: unknown = field[k];
+        const text = JSON.stringify(element) === undefined ? "null" : jsonText(element, 2);
+        piece += `    ${indented(text, 4)}${k < field.length - 1 ? "," : ""}\n`;
+      }
       yield piece;
     }
     yield `  ]${comma}\n`;
