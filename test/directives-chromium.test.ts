@@ -33,6 +33,8 @@ const HANDCRAFTED = [
 ];
 
 const ESC = "\x1b";
+/** A noindex that only a reader of ISO-2022-JP finds (`<!--` in two-byte mode is two kanji). */
+const HIDDEN = `${ESC}$B<!--${ESC}(B<meta name="robots" content="noindex">-->`;
 
 /**
  * Pages that declare their encoding in their first bytes only (served without a charset), as
@@ -51,6 +53,26 @@ const DECLARING = [
   '<meta charset="utf-16"><meta name="robots" content="nofollow">',
   // Declarations inside a comment or another tag's attribute do not count.
   `<!-- <meta charset=iso-2022-jp> --><p title="<meta charset=iso-2022-kr>">${ESC}$B<meta name=robots content=noindex>${ESC}(B`,
+  // Nor inside elements of text content (Chromium reads through a tokenizer).
+  `<script>var s = '<meta charset="iso-2022-jp">';</script>${HIDDEN}`,
+  `<style>/* <meta charset="iso-2022-jp"> */</style>${HIDDEN}`,
+  `<body><textarea><meta charset="iso-2022-jp"></textarea>${HIDDEN}`,
+  `<noscript><meta charset="iso-2022-jp"></noscript>${HIDDEN}`,
+  // Past the first 1024 bytes, a declaration counts while the page is still in its head...
+  `<title>${"t".repeat(1500)}</title><meta charset="iso-2022-jp">${HIDDEN}`,
+  `<!--${"c".repeat(1100)}--><meta charset="iso-2022-jp">${HIDDEN}`,
+  // ...and not once its body has begun, unless it starts within them.
+  `<p>${"t".repeat(1500)}</p><meta charset="iso-2022-jp">${HIDDEN}`,
+  `<p>x</p>${" ".repeat(1024 - 9)}<meta charset="iso-2022-jp">${HIDDEN}`,
+  `<p>x</p>${" ".repeat(1024 - 8)}<meta charset="iso-2022-jp">${HIDDEN}`,
+  // An XML declaration at the start counts.
+  `<?xml version="1.0" encoding="iso-2022-jp"?><html>${HIDDEN}`,
+];
+
+/** Pages as bytes, not Latin-1 text: UTF-16 without a byte order mark, known by its XML declaration. */
+const DECLARING_BYTES = [
+  Buffer.from('<?xml version="1.0"?><html><head><meta name="robots" content="noindex"></head></html>', "utf16le"),
+  Buffer.from('<?xml version="1.0"?><html><head><meta name="robots" content="noindex"></head></html>', "utf16le").swap16(),
 ];
 
 describe("the scanner against headless Chromium's DOM", () => {
@@ -85,10 +107,10 @@ describe("the scanner against headless Chromium's DOM", () => {
     }
   }
 
-  it("agrees on pages that declare their encoding only in their first bytes (ISO-2022-JP, replacement, windows-1252)", async () => {
-    for (const [index, text] of DECLARING.entries()) {
+  it("agrees on pages that declare their encoding only in the page (ISO-2022-JP, replacement, windows-1252, UTF-16)", async () => {
+    for (const [index, bytes] of [...DECLARING.map((text) => Buffer.from(text, "latin1")), ...DECLARING_BYTES].entries()) {
       const path = `/declaring-${index}.html`;
-      const bytes = Buffer.from(text, "latin1");
+      const text = bytes.toString("latin1");
       pages.set(path, bytes);
       const expected = await browser.metas(base + path);
       for (const scanner of scanners) expect(found(scanner.scan(bytes)), `${scanner.name} on ${JSON.stringify(text)}`).toEqual(expected);

@@ -62,10 +62,44 @@ describe("prescan: where a declaration counts", () => {
     expect(prescan("</p x='>'><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
   });
 
-  it(`reads the first ${PRESCAN_BYTES} bytes only: a declaration ending past them does not count`, () => {
+  it(`reads the first ${PRESCAN_BYTES} bytes, and on while the page is in its head (as Chromium does)`, () => {
     const declaration = "<meta charset=iso-2022-jp>";
-    expect(prescan(`${" ".repeat(PRESCAN_BYTES - declaration.length)}${declaration}`)).toBe("iso-2022-jp");
-    expect(prescan(`${" ".repeat(PRESCAN_BYTES - declaration.length + 1)}${declaration}`)).toBeUndefined();
+    // A tag of the body within the first bytes: a declaration that starts within them counts, one
+    // that starts past them does not (Chromium stops between tokens once past them).
+    const body = "<p>x</p>";
+    expect(prescan(`${body}${" ".repeat(PRESCAN_BYTES - body.length - 1)}${declaration}`)).toBe("iso-2022-jp");
+    expect(prescan(`${body}${" ".repeat(PRESCAN_BYTES - body.length)}${declaration}`)).toBeUndefined();
+    // Still in the head (text, a long title or comment, head elements): read on.
+    expect(prescan(`<html><head><title>${"t".repeat(2000)}</title><link rel=x>${declaration}`)).toBe("iso-2022-jp");
+    expect(prescan(`<!--${"c".repeat(2000)}-->${declaration}`)).toBe("iso-2022-jp");
+    // An end tag of the head, or any other element, ends the head.
+    expect(prescan(`<head></head>${" ".repeat(2000)}${declaration}`)).toBeUndefined();
+    expect(prescan(`<div>${" ".repeat(2000)}${declaration}`)).toBeUndefined();
+  });
+
+  it.each([
+    ["script", "<script>var s = '<meta charset=iso-2022-jp>';</script>"],
+    ["style", "<style>/* <meta charset=iso-2022-jp> */</STYLE >"],
+    ["textarea", "<textarea><meta charset=iso-2022-jp></textarea>"],
+    ["title", "<title><meta charset=iso-2022-jp></title/>"],
+  ])("reads no declaration inside a %s element (its content is text to a tokenizer)", (_, page) => {
+    expect(prescan(page)).toBeUndefined();
+    expect(prescan(`${page}<meta charset=latin1>`)).toBe("windows-1252");
+  });
+
+  it("reads nothing after a plaintext start tag, nor in a text element that never ends", () => {
+    expect(prescan("<plaintext><meta charset=iso-2022-jp>")).toBeUndefined();
+    expect(prescan("<script><meta charset=iso-2022-jp>")).toBeUndefined();
+    expect(prescan("<scripts><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+  });
+
+  it("takes the encoding of an XML declaration at the start, and UTF-16 from its first bytes", () => {
+    expect(prescan('<?xml version="1.0" encoding="ISO-2022-JP"?><html><meta charset=latin1>')).toBe("iso-2022-jp");
+    expect(prescan("<?xml version='1.0' encoding='utf-16'?>")).toBe("utf-8");
+    expect(prescan('<?xml version="1.0"?><meta charset=latin1>')).toBe("windows-1252");
+    expect(prescan(' <?xml version="1.0" encoding="iso-2022-jp"?>')).toBeUndefined();
+    expect(prescanEncoding(Buffer.from("<?xml version='1.0'?>", "utf16le"), encodingOf)).toBe("utf-16le");
+    expect(prescanEncoding(Buffer.from("<?xml version='1.0'?>", "utf16le").swap16(), encodingOf)).toBe("utf-16be");
   });
 });
 

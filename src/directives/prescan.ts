@@ -1,14 +1,16 @@
 /**
- * The HTML standard's prescan of a page's first bytes for the encoding it declares in a `<meta
- * charset>` or `<meta http-equiv="content-type" content="...; charset=...">` (HTML 13.2.3.2,
- * "prescan a byte stream to determine its encoding"), which a browser uses when neither a byte
- * order mark nor the Content-Type names one. It matters to a scanner of bytes only for encodings
- * that are not ASCII-compatible: a page that declares ISO-2022-JP can write `<!--` in two-byte
- * mode (a hidden comment in bytes, kanji in the browser) or hide a real tag inside what reads as
- * a comment in bytes, and one that declares ISO-2022-KR has no markup at all in a browser.
+ * The encoding a page declares in itself: an XML declaration at its start, or a `<meta charset>` or
+ * `<meta http-equiv="content-type" content="...; charset=...">`, which a browser uses when neither
+ * a byte order mark nor the Content-Type names one. The HTML standard's prescan (13.2.3.2) reads
+ * the first 1024 bytes as bytes; Chromium, the browser the tests compare with, reads them and on
+ * while the page is in its head, through a tokenizer (a meta tag inside a script is text), and so
+ * does this. It matters to a scanner of bytes for encodings that are not ASCII-compatible: a page
+ * that declares ISO-2022-JP can write `<!--` in two-byte mode (a comment in bytes, kanji in the
+ * browser) to hide a real tag from a byte reader or show it a forged one, and one that declares
+ * ISO-2022-KR has no markup at all in a browser.
  */
 
-/** How many bytes the prescan reads (HTML 13.2.3.2: "the first 1024 bytes"). */
+/** Bytes read whatever the page holds (HTML 13.2.3.2: "the first 1024 bytes"); past them, only while in the head. */
 export const PRESCAN_BYTES = 1024;
 
 const TAB = 0x09;
@@ -44,14 +46,36 @@ function startsWith(bytes: Uint8Array, at: number, word: string): boolean {
 export type EncodingOf = (label: string) => string | undefined;
 
 /**
- * The encoding a page's first PRESCAN_BYTES declare, or undefined: the first meta tag that
- * declares a label that names an encoding (a bogus one is passed over), with UTF-16 read as UTF-8
- * and x-user-defined as windows-1252, as the standard says (the bytes declaring it are ASCII).
+ * Elements whose content is text to the tokenizer until their end tag (raw text, RCDATA, script
+ * data): a `<meta charset>` inside them declares nothing, as Chromium's charset parser (a
+ * tokenizer) reads them, where the standard's byte prescan would take it.
  */
-export function prescanEncoding(page: Uint8Array, encodingOf: EncodingOf): string | undefined {
-  const bytes = page.subarray(0, PRESCAN_BYTES);
+const TEXT_ELEMENTS: ReadonlySet<string> = new Set(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
+
+/** Start tags that keep the reading in the head (Chromium's HTMLMetaCharsetParser), and `html` and `head`. */
+const HEAD_ELEMENTS: ReadonlySet<string> = new Set(["script", "noscript", "style", "link", "meta", "object", "title", "base"]);
+
+/**
+ * The encoding a page declares, or undefined: an XML declaration at its start (`<?xml version="1.0"
+ * encoding="iso-2022-jp"?>`, or its first bytes in UTF-16), else the first meta tag that declares
+ * a label naming an encoding (a bogus one is passed over), with UTF-16 read as UTF-8 and
+ * x-user-defined as windows-1252 (the bytes declaring it are ASCII), as the HTML standard's
+ * prescan and Chromium read them. Chromium reads meta tags in its first PRESCAN_BYTES and on while
+ * the page is still in its head (a long title or comment first), through a tokenizer: a meta tag
+ * in a script, a style or another element of text content declares nothing there.
+ */
+export function prescanEncoding(bytes: Uint8Array, encodingOf: EncodingOf): string | undefined {
+  const xml = xmlEncoding(bytes, encodingOf);
+  if (xml !== undefined) return xml;
   let at = 0;
-  while (at < bytes.length) {
+  let inHead = true;
+  while (at < bytes.length && (inHead || at < PRESCAN_BYTES)) {
+    if (bytes[at] !== LESS) {
+      const next = bytes.indexOf(LESS, at);
+      if (next < 0) return undefined;
+      at = next;
+      continue;
+    }
     if (startsWith(bytes, at, "<!--")) {
       // To the `>` of the first `-->`, whose dashes may be the opener's (`<!-->` ends at once).
       const end = indexOfSequence(bytes, at + 2, "-->");
@@ -64,13 +88,23 @@ export function prescanEncoding(page: Uint8Array, encodingOf: EncodingOf): strin
         return meta.encoding === "x-user-defined" ? "windows-1252" : meta.encoding;
       }
       at = meta.end;
-    } else if (bytes[at] === LESS && at + 1 < bytes.length && (isLetter(bytes[at + 1]!) || (bytes[at + 1] === SLASH && at + 2 < bytes.length && isLetter(bytes[at + 2]!)))) {
-      // Another tag: past its name, then past its attributes.
-      at++;
-      while (at < bytes.length && !isSpace(bytes[at]!) && bytes[at] !== GREATER) at++;
+    } else if (at + 1 < bytes.length && (isLetter(bytes[at + 1]!) || (bytes[at + 1] === SLASH && at + 2 < bytes.length && isLetter(bytes[at + 2]!)))) {
+      // Another tag: its name, then past its attributes.
+      const end = bytes[at + 1] === SLASH;
+      at += end ? 2 : 1;
+      let name = "";
+      while (at < bytes.length && !isSpace(bytes[at]!) && bytes[at] !== GREATER && bytes[at] !== SLASH) name += String.fromCharCode(lower(bytes[at++]!));
       for (let attribute = readAttribute(bytes, at); attribute !== undefined; attribute = readAttribute(bytes, attribute.end)) at = attribute.end;
       at = skipToAttributeEnd(bytes, at);
-    } else if (bytes[at] === LESS && at + 1 < bytes.length && (bytes[at + 1] === 0x21 || bytes[at + 1] === SLASH || bytes[at + 1] === 0x3f)) {
+      if (!HEAD_ELEMENTS.has(name) && (end || (name !== "html" && name !== "head"))) inHead = false;
+      if (end) continue;
+      if (name === "plaintext") return undefined;
+      if (TEXT_ELEMENTS.has(name)) {
+        const close = endTagOf(bytes, at, name);
+        if (close < 0) return undefined;
+        at = close;
+      }
+    } else if (at + 1 < bytes.length && (bytes[at + 1] === 0x21 || bytes[at + 1] === SLASH || bytes[at + 1] === 0x3f)) {
       // `<!`, `</` (not a tag) and `<?`: to the next `>`.
       const end = bytes.indexOf(GREATER, at + 2);
       if (end < 0) return undefined;
@@ -80,6 +114,35 @@ export function prescanEncoding(page: Uint8Array, encodingOf: EncodingOf): strin
     }
   }
   return undefined;
+}
+
+/** Where the end tag of a text element (`</script` and a space, `/` or `>`, any case) starts after `from`, or -1. */
+function endTagOf(bytes: Uint8Array, from: number, name: string): number {
+  for (let at = bytes.indexOf(LESS, from); at >= 0; at = bytes.indexOf(LESS, at + 1)) {
+    if (bytes[at + 1] !== SLASH || !startsWith(bytes, at + 2, name)) continue;
+    const after = bytes[at + 2 + name.length];
+    if (after === undefined || isSpace(after) || after === SLASH || after === GREATER) return at;
+  }
+  return -1;
+}
+
+/**
+ * The encoding of an XML declaration that starts the page: UTF-16 when its first characters are
+ * `<?x` in UTF-16 (no byte order mark), else the label of its `encoding` pseudo-attribute when it
+ * names an encoding (UTF-16 read as UTF-8, as for a meta tag: the bytes are ASCII).
+ */
+function xmlEncoding(bytes: Uint8Array, encodingOf: EncodingOf): string | undefined {
+  const starts = (...pattern: number[]) => pattern.every((byte, i) => bytes[i] === byte);
+  if (starts(0x3c, 0, 0x3f, 0, 0x78, 0)) return "utf-16le";
+  if (starts(0, 0x3c, 0, 0x3f, 0, 0x78)) return "utf-16be";
+  if (!startsWith(bytes, 0, "<?xml")) return undefined;
+  const end = bytes.indexOf(GREATER, 5);
+  if (end < 0) return undefined;
+  const declaration = String.fromCharCode(...bytes.subarray(5, Math.min(end, 5 + PRESCAN_BYTES)));
+  const label = /\sencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(declaration);
+  if (label === null) return undefined;
+  const encoding = encodingOf(label[1] ?? label[2]!);
+  return encoding === "utf-16le" || encoding === "utf-16be" ? "utf-8" : encoding;
 }
 
 /** After a tag's last attribute: the `>` that ends it (get an attribute stops there) and past it. */

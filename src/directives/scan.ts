@@ -24,7 +24,7 @@ type PageBytes = { kind: "bytes"; bytes: Uint8Array } | { kind: "text"; text: st
  * UTF-16LE or UTF-16BE), else the caller's label (the Content-Type's charset), resolved as
  * TextDecoder resolves labels (`unicode`, `ucs-2` and `utf-16` are UTF-16LE, `latin1` is
  * windows-1252; an unknown label is kept as given, and its names and contents read as UTF-8),
- * else the one the page declares in its first 1024 bytes (prescan.ts), else UTF-8.
+ * else the one the page declares (prescan.ts: an XML declaration, a meta tag in its head), else UTF-8.
  */
 function pageEncoding(bytes: Uint8Array, declared: string | undefined): { encoding: string; bom: boolean } {
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: "utf-8", bom: true };

@@ -210,7 +210,7 @@ export interface PageDirectivesOptions {
   /**
    * The page's encoding when known from Content-Type, as a WHATWG label (`utf-16`, `unicode`, `ucs-2`:
    * a UTF-16 page without BOM is decoded). A byte order mark overrides it, as the Encoding standard
-   * says; without it, the encoding the page declares in its first 1024 bytes (`<meta charset>`) is used.
+   * says; without it (or when it names no encoding), the encoding the page declares (`<meta charset>`) is used.
    */
   encoding?: string;
 }
