@@ -65,8 +65,17 @@ const DECLARING = [
   `<p>${"t".repeat(1500)}</p><meta charset="iso-2022-jp">${HIDDEN}`,
   `<p>x</p>${" ".repeat(1024 - 9)}<meta charset="iso-2022-jp">${HIDDEN}`,
   `<p>x</p>${" ".repeat(1024 - 8)}<meta charset="iso-2022-jp">${HIDDEN}`,
-  // An XML declaration at the start counts.
+  // An XML declaration at the start counts, after a meta tag's declaration, and in lower case only.
   `<?xml version="1.0" encoding="iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0" encoding="windows-1252"?><meta charset="iso-2022-jp">${HIDDEN}`,
+  `<?xml version="1.0" encoding="iso-2022-jp"?><meta charset="windows-1252">${HIDDEN}`,
+  `<?XML version="1.0" encoding="iso-2022-jp"?><html>${HIDDEN}`,
+  // A script's escapes: the inner </script> does not end it.
+  `<script><!--<script></script><meta charset="iso-2022-jp">--></script>${HIDDEN}`,
+  // A comment ended by --!>, and character references in values.
+  `<!-- x --!><meta charset="iso-2022-jp">${HIDDEN}`,
+  `<meta charset="iso&#45;2022-jp">${HIDDEN}`,
+  `<meta charset="iso-2022-jp&#32;">${HIDDEN}`,
 ];
 
 /** Pages as bytes, not Latin-1 text: UTF-16 without a byte order mark, known by its XML declaration. */

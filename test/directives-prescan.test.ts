@@ -8,6 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { extractMetaTags, IndexingDirectives, initSync, MAX_PAGE_BYTES } from "../src/index.js";
 import { charsetInContent, PRESCAN_BYTES, prescanEncoding } from "../src/directives/prescan.js";
+import { perByteRatio } from "./support/linear-time.js";
 
 const latin1 = (text: string) => Buffer.from(text, "latin1");
 
@@ -87,17 +88,57 @@ describe("prescan: where a declaration counts", () => {
     expect(prescan(`${page}<meta charset=latin1>`)).toBe("windows-1252");
   });
 
+  it("reads a script through its escapes: a </script> inside <!--<script> ends only the inner one", () => {
+    expect(prescan("<script><!--<script></script><meta charset=iso-2022-jp>--></script>")).toBeUndefined();
+    expect(prescan("<script><!--<script></script><meta charset=iso-2022-jp>--></script><meta charset=latin1>")).toBe("windows-1252");
+    expect(prescan("<script><!--</script><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+    expect(prescan("<script><!--></script><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+  });
+
+  it("ends a comment at --!> too, and decodes character references in values", () => {
+    expect(prescan("<!-- x --!><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+    expect(prescan("<!--><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+    expect(prescan("<!---><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+    expect(prescan('<meta charset="iso&#45;2022-jp">')).toBe("iso-2022-jp");
+    expect(prescan('<meta charset="iso-2022-jp&#32;">')).toBe("iso-2022-jp");
+    expect(prescan('<meta http-equiv="Content&#45;Type" content="text/html; charset=iso&#x2D;2022-jp">')).toBe("iso-2022-jp");
+  });
+
+  it("stops at a tag the input ends inside: nothing after it is markup", () => {
+    expect(prescan("<p title='x><meta charset=iso-2022-jp>")).toBeUndefined();
+    expect(prescan("<meta/x=<meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+  });
+
+  it("reads in linear time: unterminated values and tags, long heads, many tags", () => {
+    const shapes = [
+      (n: number) => "<meta/x=".repeat(n),
+      (n: number) => "<link/x=".repeat(n),
+      (n: number) => `<title>${"<meta ".repeat(n)}`,
+      (n: number) => `<script>${"<!--<script>".repeat(n)}`,
+      (n: number) => `<meta content="${"charset ".repeat(n)}`,
+      (n: number) => "<!-- -- --".repeat(n),
+      (n: number) => `<a b="${"&".repeat(n)}">`,
+    ];
+    for (const [i, shape] of shapes.entries()) {
+      const small = latin1(shape(4_000));
+      const large = latin1(shape(64_000));
+      expect(perByteRatio((page: Buffer) => prescanEncoding(page, encodingOf), small, large), `shape ${i}`).toBeLessThan(4);
+    }
+  });
+
   it("reads nothing after a plaintext start tag, nor in a text element that never ends", () => {
     expect(prescan("<plaintext><meta charset=iso-2022-jp>")).toBeUndefined();
     expect(prescan("<script><meta charset=iso-2022-jp>")).toBeUndefined();
     expect(prescan("<scripts><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
   });
 
-  it("takes the encoding of an XML declaration at the start, and UTF-16 from its first bytes", () => {
-    expect(prescan('<?xml version="1.0" encoding="ISO-2022-JP"?><html><meta charset=latin1>')).toBe("iso-2022-jp");
+  it("takes the encoding of an XML declaration at the start when no meta tag declares one, and UTF-16 from its first bytes", () => {
+    expect(prescan('<?xml version="1.0" encoding="ISO-2022-JP"?><html><p>x</p>')).toBe("iso-2022-jp");
+    // A meta tag's declaration comes first, as Chromium reads it.
+    expect(prescan('<?xml version="1.0" encoding="ISO-2022-JP"?><html><meta charset=latin1>')).toBe("windows-1252");
     expect(prescan("<?xml version='1.0' encoding='utf-16'?>")).toBe("utf-8");
-    expect(prescan('<?xml version="1.0"?><meta charset=latin1>')).toBe("windows-1252");
     expect(prescan(' <?xml version="1.0" encoding="iso-2022-jp"?>')).toBeUndefined();
+    expect(prescan('<?XML version="1.0" encoding="iso-2022-jp"?>')).toBeUndefined(); // lower case only
     expect(prescanEncoding(Buffer.from("<?xml version='1.0'?>", "utf16le"), encodingOf)).toBe("utf-16le");
     expect(prescanEncoding(Buffer.from("<?xml version='1.0'?>", "utf16le").swap16(), encodingOf)).toBe("utf-16be");
   });

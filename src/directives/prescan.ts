@@ -10,6 +10,8 @@
  * ISO-2022-KR has no markup at all in a browser.
  */
 
+import { decodeAttributeValue } from "./charref.js";
+
 /** Bytes read whatever the page holds (HTML 13.2.3.2: "the first 1024 bytes"); past them, only while in the head. */
 export const PRESCAN_BYTES = 1024;
 
@@ -22,6 +24,8 @@ const SLASH = 0x2f;
 const LESS = 0x3c;
 const EQUALS = 0x3d;
 const GREATER = 0x3e;
+const DASH = 0x2d;
+const BANG = 0x21;
 
 function isSpace(byte: number): boolean {
   return byte === TAB || byte === LF || byte === FF || byte === CR || byte === SPACE;
@@ -46,41 +50,43 @@ function startsWith(bytes: Uint8Array, at: number, word: string): boolean {
 export type EncodingOf = (label: string) => string | undefined;
 
 /**
- * Elements whose content is text to the tokenizer until their end tag (raw text, RCDATA, script
- * data): a `<meta charset>` inside them declares nothing, as Chromium's charset parser (a
- * tokenizer) reads them, where the standard's byte prescan would take it.
+ * Elements whose content is text to the tokenizer until their end tag (raw text, RCDATA; script
+ * data has escapes of its own, scriptEnd): a `<meta charset>` inside them declares nothing, as
+ * Chromium's charset parser (a tokenizer) reads them, where the standard's byte prescan would take it.
  */
-const TEXT_ELEMENTS: ReadonlySet<string> = new Set(["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
+const TEXT_ELEMENTS: ReadonlySet<string> = new Set(["style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"]);
 
 /** Start tags that keep the reading in the head (Chromium's HTMLMetaCharsetParser), and `html` and `head`. */
 const HEAD_ELEMENTS: ReadonlySet<string> = new Set(["script", "noscript", "style", "link", "meta", "object", "title", "base"]);
 
+/** The input ended inside a tag, a comment or a text element: nothing after it is markup (a tokenizer emits no such token). */
+const CUT = -1;
+
 /**
- * The encoding a page declares, or undefined: an XML declaration at its start (`<?xml version="1.0"
- * encoding="iso-2022-jp"?>`, or its first bytes in UTF-16), else the first meta tag that declares
- * a label naming an encoding (a bogus one is passed over), with UTF-16 read as UTF-8 and
- * x-user-defined as windows-1252 (the bytes declaring it are ASCII), as the HTML standard's
- * prescan and Chromium read them. Chromium reads meta tags in its first PRESCAN_BYTES and on while
- * the page is still in its head (a long title or comment first), through a tokenizer: a meta tag
- * in a script, a style or another element of text content declares nothing there.
+ * The encoding a page declares, or undefined: the first meta tag that declares a label naming an
+ * encoding (a bogus one is passed over), else an XML declaration at its start (`<?xml
+ * version="1.0" encoding="iso-2022-jp"?>`, or its first bytes in UTF-16), with UTF-16 read as
+ * UTF-8 and x-user-defined as windows-1252 (the bytes declaring it are ASCII), as the HTML
+ * standard's prescan and Chromium read them. Chromium reads meta tags in its first PRESCAN_BYTES
+ * and on while the page is still in its head (a long title or comment first), through a
+ * tokenizer: a meta tag in a script, a style or another element of text content declares nothing
+ * there. Linear in the page: each byte is read a bounded number of times.
  */
 export function prescanEncoding(bytes: Uint8Array, encodingOf: EncodingOf): string | undefined {
-  const xml = xmlEncoding(bytes, encodingOf);
-  if (xml !== undefined) return xml;
+  return metaEncoding(bytes, encodingOf) ?? xmlEncoding(bytes, encodingOf);
+}
+
+function metaEncoding(bytes: Uint8Array, encodingOf: EncodingOf): string | undefined {
   let at = 0;
   let inHead = true;
   while (at < bytes.length && (inHead || at < PRESCAN_BYTES)) {
     if (bytes[at] !== LESS) {
-      const next = bytes.indexOf(LESS, at);
-      if (next < 0) return undefined;
-      at = next;
+      at = bytes.indexOf(LESS, at);
+      if (at < 0) return undefined;
       continue;
     }
     if (startsWith(bytes, at, "<!--")) {
-      // To the `>` of the first `-->`, whose dashes may be the opener's (`<!-->` ends at once).
-      const end = indexOfSequence(bytes, at + 2, "-->");
-      if (end < 0) return undefined;
-      at = end + 3;
+      at = commentEnd(bytes, at);
     } else if (startsWith(bytes, at, "<meta") && at + 5 < bytes.length && (isSpace(bytes[at + 5]!) || bytes[at + 5] === SLASH)) {
       const meta = readMeta(bytes, at + 5, encodingOf);
       if (meta.encoding !== undefined) {
@@ -91,58 +97,142 @@ export function prescanEncoding(bytes: Uint8Array, encodingOf: EncodingOf): stri
     } else if (at + 1 < bytes.length && (isLetter(bytes[at + 1]!) || (bytes[at + 1] === SLASH && at + 2 < bytes.length && isLetter(bytes[at + 2]!)))) {
       // Another tag: its name, then past its attributes.
       const end = bytes[at + 1] === SLASH;
-      at += end ? 2 : 1;
-      let name = "";
-      while (at < bytes.length && !isSpace(bytes[at]!) && bytes[at] !== GREATER && bytes[at] !== SLASH) name += String.fromCharCode(lower(bytes[at++]!));
-      for (let attribute = readAttribute(bytes, at); attribute !== undefined; attribute = readAttribute(bytes, attribute.end)) at = attribute.end;
-      at = skipToAttributeEnd(bytes, at);
+      const nameStart = at + (end ? 2 : 1);
+      at = nameStart;
+      while (at < bytes.length && !isSpace(bytes[at]!) && bytes[at] !== GREATER && bytes[at] !== SLASH) at++;
+      const name = lowerText(bytes, nameStart, at);
+      at = skipAttributes(bytes, at);
+      if (at === CUT) return undefined;
       if (!HEAD_ELEMENTS.has(name) && (end || (name !== "html" && name !== "head"))) inHead = false;
       if (end) continue;
       if (name === "plaintext") return undefined;
-      if (TEXT_ELEMENTS.has(name)) {
-        const close = endTagOf(bytes, at, name);
-        if (close < 0) return undefined;
-        at = close;
-      }
+      if (name === "script") at = scriptEnd(bytes, at);
+      else if (TEXT_ELEMENTS.has(name)) at = endTagOf(bytes, at, name);
     } else if (at + 1 < bytes.length && (bytes[at + 1] === 0x21 || bytes[at + 1] === SLASH || bytes[at + 1] === 0x3f)) {
       // `<!`, `</` (not a tag) and `<?`: to the next `>`.
-      const end = bytes.indexOf(GREATER, at + 2);
-      if (end < 0) return undefined;
-      at = end + 1;
+      const close = bytes.indexOf(GREATER, at + 2);
+      at = close < 0 ? CUT : close + 1;
     } else {
       at++;
     }
+    if (at === CUT) return undefined;
   }
   return undefined;
 }
 
-/** Where the end tag of a text element (`</script` and a space, `/` or `>`, any case) starts after `from`, or -1. */
+/**
+ * Past the comment that starts at `at` (`<!--`): at its first `-->` or `--!>` (dashes may repeat),
+ * or at once for `<!-->` and `<!--->`, as the tokenizer ends comments; CUT without an end.
+ */
+function commentEnd(bytes: Uint8Array, at: number): number {
+  if (bytes[at + 4] === GREATER) return at + 5;
+  if (bytes[at + 4] === DASH && bytes[at + 5] === GREATER) return at + 6;
+  for (let dash = bytes.indexOf(DASH, at + 4); dash >= 0; dash = bytes.indexOf(DASH, dash + 1)) {
+    if (bytes[dash + 1] !== DASH) continue;
+    let after = dash + 2;
+    while (bytes[after] === DASH) after++;
+    if (bytes[after] === GREATER) return after + 1;
+    if (bytes[after] === BANG && bytes[after + 1] === GREATER) return after + 2;
+    dash = after - 1;
+  }
+  return CUT;
+}
+
+/** Whether the bytes at `at` are `<` or `</` (`end`) and `name` (any case) and then a space, `/` or `>`. */
+function isTagOf(bytes: Uint8Array, at: number, name: string, end: boolean): boolean {
+  if (bytes[at] !== LESS) return false;
+  const nameAt = at + (end ? 2 : 1);
+  if (end && bytes[at + 1] !== SLASH) return false;
+  if (!startsWith(bytes, nameAt, name)) return false;
+  const after = bytes[nameAt + name.length];
+  return after !== undefined && (isSpace(after) || after === SLASH || after === GREATER);
+}
+
+/** Where the end tag of a text element starts after `from` (its `<`), or CUT. */
 function endTagOf(bytes: Uint8Array, from: number, name: string): number {
   for (let at = bytes.indexOf(LESS, from); at >= 0; at = bytes.indexOf(LESS, at + 1)) {
-    if (bytes[at + 1] !== SLASH || !startsWith(bytes, at + 2, name)) continue;
-    const after = bytes[at + 2 + name.length];
-    if (after === undefined || isSpace(after) || after === SLASH || after === GREATER) return at;
+    if (isTagOf(bytes, at, name, true)) return at;
   }
-  return -1;
+  return CUT;
+}
+
+/**
+ * Where the end tag of a script starts after `from`, or CUT, through the tokenizer's script data
+ * states: `<!--` escapes (to `-->`), and inside an escape a `<script` tag escapes twice, where a
+ * `</script>` only ends the inner one (`<script><!--<script></script><meta charset=x>--></script>`
+ * is one script).
+ */
+function scriptEnd(bytes: Uint8Array, from: number): number {
+  let state: "data" | "escaped" | "double" = "data";
+  for (let at = from; at < bytes.length; at++) {
+    const byte = bytes[at];
+    if (byte === DASH) {
+      if (state !== "data" && bytes[at + 1] === DASH) {
+        let after = at + 2;
+        while (bytes[after] === DASH) after++;
+        if (bytes[after] === GREATER) state = "data";
+        at = after - 1;
+      }
+      continue;
+    }
+    if (byte !== LESS) {
+      // To the next byte that can change the state.
+      const less = bytes.indexOf(LESS, at);
+      const dash = state === "data" ? -1 : bytes.indexOf(DASH, at);
+      const next = less < 0 ? dash : dash < 0 ? less : Math.min(less, dash);
+      if (next < 0) return CUT;
+      at = next - 1;
+      continue;
+    }
+    if (state === "data" && startsWith(bytes, at, "<!--")) {
+      state = "escaped";
+      // The dashes of `<!--` may end it at once (`<!-->`).
+      at += 1;
+    } else if (isTagOf(bytes, at, "script", true)) {
+      if (state !== "double") return at;
+      state = "escaped";
+    } else if (state === "escaped" && isTagOf(bytes, at, "script", false)) {
+      state = "double";
+    }
+  }
+  return CUT;
 }
 
 /**
  * The encoding of an XML declaration that starts the page: UTF-16 when its first characters are
  * `<?x` in UTF-16 (no byte order mark), else the label of its `encoding` pseudo-attribute when it
- * names an encoding (UTF-16 read as UTF-8, as for a meta tag: the bytes are ASCII).
+ * names an encoding (UTF-16 read as UTF-8, as for a meta tag: the bytes are ASCII). Lower-case
+ * `<?xml` only, as Chromium reads it.
  */
 function xmlEncoding(bytes: Uint8Array, encodingOf: EncodingOf): string | undefined {
   const starts = (...pattern: number[]) => pattern.every((byte, i) => bytes[i] === byte);
   if (starts(0x3c, 0, 0x3f, 0, 0x78, 0)) return "utf-16le";
   if (starts(0, 0x3c, 0, 0x3f, 0, 0x78)) return "utf-16be";
-  if (!startsWith(bytes, 0, "<?xml")) return undefined;
+  if (!starts(0x3c, 0x3f, 0x78, 0x6d, 0x6c)) return undefined;
   const end = bytes.indexOf(GREATER, 5);
   if (end < 0) return undefined;
-  const declaration = String.fromCharCode(...bytes.subarray(5, Math.min(end, 5 + PRESCAN_BYTES)));
+  const declaration = latin1.decode(bytes.subarray(5, Math.min(end, PRESCAN_BYTES)));
   const label = /\sencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(declaration);
   if (label === null) return undefined;
   const encoding = encodingOf(label[1] ?? label[2]!);
   return encoding === "utf-16le" || encoding === "utf-16be" ? "utf-8" : encoding;
+}
+
+const latin1 = new TextDecoder("latin1");
+
+/** Bytes [start, end) as text, ASCII letters lower-cased (what the prescan compares). */
+function lowerText(bytes: Uint8Array, start: number, end: number): string {
+  return latin1.decode(bytes.subarray(start, end)).replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
+/** Past a tag's attributes from `at` and its `>`, or CUT when the input ends first. */
+function skipAttributes(bytes: Uint8Array, from: number): number {
+  let at = from;
+  for (let attribute = readAttribute(bytes, at); attribute !== "none"; attribute = readAttribute(bytes, at)) {
+    if (attribute === "cut") return CUT;
+    at = attribute.end;
+  }
+  return skipToAttributeEnd(bytes, at);
 }
 
 /** After a tag's last attribute: the `>` that ends it (get an attribute stops there) and past it. */
@@ -152,15 +242,11 @@ function skipToAttributeEnd(bytes: Uint8Array, at: number): number {
   return next < bytes.length && bytes[next] === GREATER ? next + 1 : next;
 }
 
-function indexOfSequence(bytes: Uint8Array, from: number, word: string): number {
-  for (let at = from; at + word.length <= bytes.length; at++) if (startsWith(bytes, at, word)) return at;
-  return -1;
-}
-
 /**
  * A `<meta` tag's attributes from `from`: the encoding it declares, if it declares one that
  * exists (a `charset` attribute, or a `content` one with `http-equiv="content-type"`), and where
- * the tag ends.
+ * the tag ends (CUT when the input ends inside it). Values are read with their character
+ * references decoded, as the tokenizer hands them over (`iso&#45;2022-jp`).
  */
 function readMeta(bytes: Uint8Array, from: number, encodingOf: EncodingOf): { encoding: string | undefined; end: number } {
   const seen = new Set<string>();
@@ -169,22 +255,26 @@ function readMeta(bytes: Uint8Array, from: number, encodingOf: EncodingOf): { en
   // null: a charset attribute naming no encoding (the standard's "failure").
   let charset: string | null | undefined;
   let at = from;
-  for (let attribute = readAttribute(bytes, at); attribute !== undefined; attribute = readAttribute(bytes, at)) {
+  for (let attribute = readAttribute(bytes, at); attribute !== "none"; attribute = readAttribute(bytes, at)) {
+    if (attribute === "cut") return { encoding: undefined, end: CUT };
     at = attribute.end;
-    const { name, value } = attribute;
+    const { name } = attribute;
     if (seen.has(name)) continue;
     seen.add(name);
+    if (name !== "http-equiv" && name !== "content" && name !== "charset") continue;
+    const value = lowerText(bytes, attribute.valueStart, attribute.valueEnd);
+    const decoded = value.includes("&") ? decodeAttributeValue(value) : value;
     if (name === "http-equiv") {
-      if (value === "content-type") gotPragma = true;
+      if (decoded.trim() === "content-type") gotPragma = true;
     } else if (name === "content") {
-      const label = charsetInContent(value);
+      const label = charsetInContent(decoded);
       const fromContent = label === undefined ? undefined : encodingOf(label);
       if (fromContent !== undefined && charset === undefined) {
         charset = fromContent;
         needPragma = true;
       }
-    } else if (name === "charset") {
-      charset = encodingOf(value) ?? null;
+    } else {
+      charset = encodingOf(decoded) ?? null;
       needPragma = false;
     }
   }
@@ -193,52 +283,51 @@ function readMeta(bytes: Uint8Array, from: number, encodingOf: EncodingOf): { en
   return { encoding: charset, end };
 }
 
+/** An attribute as read: its name (lower-cased), where its value lies, and where reading stopped. */
+interface Attribute {
+  name: string;
+  valueStart: number;
+  valueEnd: number;
+  end: number;
+}
+
 /**
- * HTML 13.2.3.2 "get an attribute": its name and value, lower-cased as the prescan reads them
- * (ASCII only; other bytes are kept as Latin-1 characters, which no encoding label holds), and
- * where reading stopped; undefined at `>` or the end of the bytes.
+ * HTML 13.2.3.2 "get an attribute" from `from`: "none" at the tag's `>`, "cut" when the input
+ * ends first (the tag never ends), else the attribute, its value as a range of bytes (read only
+ * for the few names that matter).
  */
-function readAttribute(bytes: Uint8Array, from: number): { name: string; value: string; end: number } | undefined {
+function readAttribute(bytes: Uint8Array, from: number): Attribute | "none" | "cut" {
   let at = from;
   while (at < bytes.length && (isSpace(bytes[at]!) || bytes[at] === SLASH)) at++;
-  if (at >= bytes.length || bytes[at] === GREATER) return undefined;
-  let name = "";
-  let value = "";
+  if (at >= bytes.length) return "cut";
+  if (bytes[at] === GREATER) return "none";
   // The name, to `=` (not as its first byte), a space, `/` or `>`.
+  const nameStart = at;
   for (;; at++) {
-    if (at >= bytes.length) return undefined;
+    if (at >= bytes.length) return "cut";
     const byte = bytes[at]!;
-    if (byte === EQUALS && name !== "") {
-      at++;
-      break;
-    }
-    if (isSpace(byte)) {
-      while (at < bytes.length && isSpace(bytes[at]!)) at++;
-      if (at >= bytes.length) return undefined;
-      if (bytes[at] !== EQUALS) return { name, value, end: at };
-      at++;
-      break;
-    }
-    if (byte === SLASH || byte === GREATER) return { name, value, end: at };
-    name += String.fromCharCode(lower(byte));
+    if ((byte === EQUALS && at > nameStart) || isSpace(byte) || byte === SLASH || byte === GREATER) break;
   }
+  const name = lowerText(bytes, nameStart, at);
+  if (isSpace(bytes[at]!)) {
+    while (at < bytes.length && isSpace(bytes[at]!)) at++;
+    if (at >= bytes.length) return "cut";
+    if (bytes[at] !== EQUALS) return { name, valueStart: at, valueEnd: at, end: at };
+  } else if (bytes[at] !== EQUALS) {
+    return { name, valueStart: at, valueEnd: at, end: at };
+  }
+  at++;
   while (at < bytes.length && isSpace(bytes[at]!)) at++;
-  if (at >= bytes.length) return undefined;
+  if (at >= bytes.length) return "cut";
   const quote = bytes[at]!;
   if (quote === 0x22 || quote === 0x27) {
-    for (at++; ; at++) {
-      if (at >= bytes.length) return undefined;
-      if (bytes[at] === quote) return { name, value, end: at + 1 };
-      value += String.fromCharCode(lower(bytes[at]!));
-    }
+    const close = bytes.indexOf(quote, at + 1);
+    return close < 0 ? "cut" : { name, valueStart: at + 1, valueEnd: close, end: close + 1 };
   }
-  if (quote === GREATER) return { name, value, end: at };
-  for (; ; at++) {
-    if (at >= bytes.length) return undefined;
-    const byte = bytes[at]!;
-    if (isSpace(byte) || byte === GREATER) return { name, value, end: at };
-    value += String.fromCharCode(lower(byte));
-  }
+  if (quote === GREATER) return { name, valueStart: at, valueEnd: at, end: at };
+  const valueStart = at;
+  while (at < bytes.length && !isSpace(bytes[at]!) && bytes[at] !== GREATER) at++;
+  return at >= bytes.length ? "cut" : { name, valueStart, valueEnd: at, end: at };
 }
 
 /**
@@ -247,9 +336,10 @@ function readAttribute(bytes: Uint8Array, from: number): { name: string; value: 
  * a space or `;`, or between quotes that close; undefined when there is none.
  */
 export function charsetInContent(content: string): string | undefined {
+  const lowered = content.toLowerCase();
   let from = 0;
   for (;;) {
-    const found = content.toLowerCase().indexOf("charset", from);
+    const found = lowered.indexOf("charset", from);
     if (found < 0) return undefined;
     let at = found + 7;
     while (at < content.length && isSpace(content.charCodeAt(at))) at++;
