@@ -151,8 +151,11 @@ describe("robots check on URL lists that are not plain UTF-8 lines", () => {
     // iconv -t UTF-16LE writes no mark.
     ["UTF-16LE", Buffer.from("https://a.com/private/x\nhttps://a.com/y\n", "utf16le"), WITHOUT_MARK],
     ["UTF-16BE", Buffer.from("https://a.com/private/x\nhttps://a.com/y\n", "utf16le").swap16(), WITHOUT_MARK],
-    // Characters past Latin-1 among the first: no NUL in their pairs.
+    // Characters past Latin-1 among the first: no NUL in their pairs, or one in the other place (U+4E00, U+0100, U+3000).
     ["UTF-16LE", Buffer.from("/\u4f8b/\u4f8b/\u4f8b/x\n/private/\u4f8b\n", "utf16le"), WITHOUT_MARK],
+    ["UTF-16LE", Buffer.from("https://e.com/\u4e00\u0100\u3000/a\nhttps://e.com/private/b\n", "utf16le"), WITHOUT_MARK],
+    ["UTF-16BE", Buffer.from("https://e.com/\u4e00\u0100\u3000/a\nhttps://e.com/private/b\n", "utf16le").swap16(), WITHOUT_MARK],
+    ["UTF-16LE", Buffer.from("https://\u4f8b\u3048.jp/\u65e5\u672c\u8a9e\u306e\u30da\u30fc\u30b8\u3067\u3059\u3088\u306d\u65e5\u672c\u8a9e\u306e\u30da\u30fc\u30b8\u3067\u3059\n/private/b\n", "utf16le"), WITHOUT_MARK],
   ])("refuses a %s list (its URLs would match no rule), with exit code 2: %#", (_, bytes, message) => {
     const file = join(work, "utf16.txt");
     writeFileSync(file, bytes);

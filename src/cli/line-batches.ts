@@ -143,10 +143,11 @@ const UTF16_PAIRS = 32;
 
 /**
  * Whether a first read is text in UTF-16 without a byte-order mark (`iconv -t UTF-16LE` writes
- * none): in its first pairs of bytes (at least four), half or more have a NUL in one place (the
- * high byte of an ASCII character) and none in the other. Characters past Latin-1 (`例`) have no
- * NUL, so a list with them among its first characters is still UTF-16. A URL holds no NUL, and such
- * a list was read as URLs that no rule matches: every one allowed.
+ * none): its first pairs of bytes (at least four) hold four NULs or more, three in four of them in
+ * one place of their pair (the high byte of an ASCII character, `h\0t\0t\0p\0`). A URL holds
+ * no NUL, so a UTF-8 list has none there; characters past Latin-1 (`例`) have none or one either
+ * place (`一` is 00 4E), so a list with some of them among its first is still UTF-16. Read as
+ * bytes, such a list was URLs that no rule matches: every one allowed.
  */
 function looksLikeUtf16(first: Buffer): boolean {
   const pairs = Math.min(UTF16_PAIRS, first.length >> 1);
@@ -157,5 +158,6 @@ function looksLikeUtf16(first: Buffer): boolean {
     if (first[2 * i + 1] === 0) low++;
     if (first[2 * i] === 0) high++;
   }
-  return (low * 2 >= pairs && high === 0) || (high * 2 >= pairs && low === 0);
+  const most = Math.max(low, high);
+  return most >= 4 && most * 4 >= (low + high) * 3;
 }
