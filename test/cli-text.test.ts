@@ -58,6 +58,9 @@ describe("jsonPieces", () => {
     expect([...jsonPieces(odd)].join("")).toBe(`${jsonText(odd, 2)}\n`);
     const own = { toJSON: () => ({ list: [1, 2] }) };
     expect([...jsonPieces(own)].join("")).toBe(`${jsonText(own, 2)}\n`);
+    // toJSON gets its key (an array's own toJSON included), as from JSON.stringify.
+    const keyed = { f: { toJSON: (key: string) => `key=${key}` }, list: Object.assign([1], { toJSON: () => "whole" }), items: [{ toJSON: (key: string) => key }] };
+    expect([...jsonPieces(keyed)].join("")).toBe(`${jsonText(keyed, 2)}\n`);
   });
 });
 

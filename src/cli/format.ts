@@ -56,12 +56,14 @@ const JSON_PIECE_ELEMENTS = 1000;
  * array element is null.
  */
 export function* jsonPieces(given: object): Generator<string> {
-  const value: unknown = typeof (given as { toJSON?: unknown }).toJSON === "function" ? (given as { toJSON(): unknown }).toJSON() : given;
+  const value = withToJson(given, "");
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     yield `${jsonText(value, 2)}\n`;
     return;
   }
-  const fields = Object.entries(value).filter(([, field]) => Array.isArray(field) || JSON.stringify(field) !== undefined);
+  const fields = Object.entries(value)
+    .map(([key, field]): [string, unknown] => [key, withToJson(field, key)])
+    .filter(([, field]) => Array.isArray(field) || JSON.stringify(field) !== undefined);
   if (fields.length === 0) {
     yield "{}\n";
     return;
@@ -78,7 +80,7 @@ export function* jsonPieces(given: object): Generator<string> {
       let piece = "";
       const end = Math.min(field.length, start + JSON_PIECE_ELEMENTS);
       for (let k = start; k < end; k++) {
-        const element: unknown = field[k];
+        const element = withToJson(field[k], String(k));
         const text = JSON.stringify(element) === undefined ? "null" : jsonText(element, 2);
         piece += `    ${indented(text, 4)}${k < field.length - 1 ? "," : ""}\n`;
       }
@@ -87,6 +89,12 @@ export function* jsonPieces(given: object): Generator<string> {
     yield `  ]${comma}\n`;
   }
   yield "}\n";
+}
+
+/** A value as JSON.stringify serialises it under `key`: through its toJSON(key) when it has one. */
+function withToJson(value: unknown, key: string): unknown {
+  const toJSON = (value as { toJSON?: unknown } | null | undefined)?.toJSON;
+  return typeof toJSON === "function" ? (toJSON as (key: string) => unknown).call(value, key) : value;
 }
 
 /** JSON text written at a depth of `spaces`: its later lines indented (a JSON string holds no raw line break). */
