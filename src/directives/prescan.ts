@@ -100,7 +100,7 @@ function metaEncoding(bytes: Uint8Array, encodingOf: EncodingOf): string | undef
       const nameStart = at + (end ? 2 : 1);
       at = nameStart;
       while (at < bytes.length && !isSpace(bytes[at]!) && bytes[at] !== GREATER && bytes[at] !== SLASH) at++;
-      const name = lowerText(bytes, nameStart, at);
+      const name = tagName(bytes, nameStart, at);
       at = skipAttributes(bytes, at);
       if (at === CUT) return undefined;
       if (!HEAD_ELEMENTS.has(name) && (end || (name !== "html" && name !== "head"))) inHead = false;
@@ -225,6 +225,17 @@ function lowerText(bytes: Uint8Array, start: number, end: number): string {
   return latin1.decode(bytes.subarray(start, end)).replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
+/** The longest tag name the reading tells apart (`plaintext`): longer ones are all other tags. */
+const LONGEST_NAME = 9;
+
+/** A tag's name, lower-cased, or "" for a name longer than any the reading tells apart. */
+function tagName(bytes: Uint8Array, start: number, end: number): string {
+  if (end - start > LONGEST_NAME) return "";
+  let name = "";
+  for (let at = start; at < end; at++) name += String.fromCharCode(lower(bytes[at]!));
+  return name;
+}
+
 /** Past a tag's attributes from `at` and its `>`, or CUT when the input ends first. */
 function skipAttributes(bytes: Uint8Array, from: number): number {
   let at = from;
@@ -249,7 +260,8 @@ function skipToAttributeEnd(bytes: Uint8Array, at: number): number {
  * references decoded, as the tokenizer hands them over (`iso&#45;2022-jp`).
  */
 function readMeta(bytes: Uint8Array, from: number, encodingOf: EncodingOf): { encoding: string | undefined; end: number } {
-  const seen = new Set<string>();
+  // The three names that matter, each read at its first occurrence only (later ones are repeats).
+  const seen = { "http-equiv": false, content: false, charset: false };
   let gotPragma = false;
   let needPragma: boolean | undefined;
   // null: a charset attribute naming no encoding (the standard's "failure").
@@ -258,10 +270,11 @@ function readMeta(bytes: Uint8Array, from: number, encodingOf: EncodingOf): { en
   for (let attribute = readAttribute(bytes, at); attribute !== "none"; attribute = readAttribute(bytes, at)) {
     if (attribute === "cut") return { encoding: undefined, end: CUT };
     at = attribute.end;
-    const { name } = attribute;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    if (name !== "http-equiv" && name !== "content" && name !== "charset") continue;
+    const name = NAMES.find((known) => nameIs(bytes, attribute.nameStart, attribute.nameEnd, known));
+    if (name === undefined || seen[name]) continue;
+    seen[name] = true;
+    // Most meta tags' contents are no declaration: not read as text unless they say charset.
+    if (name === "content" && !holdsCharset(bytes, attribute.valueStart, attribute.valueEnd)) continue;
     const value = lowerText(bytes, attribute.valueStart, attribute.valueEnd);
     const decoded = value.includes("&") ? decodeAttributeValue(value) : value;
     if (name === "http-equiv") {
@@ -283,9 +296,27 @@ function readMeta(bytes: Uint8Array, from: number, encodingOf: EncodingOf): { en
   return { encoding: charset, end };
 }
 
-/** An attribute as read: its name (lower-cased), where its value lies, and where reading stopped. */
+/** Whether bytes [start, end) hold `charset` in any case, or a character reference (which may spell it). */
+function holdsCharset(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const byte = bytes[at];
+    if (byte === 0x26 || ((byte === 0x63 || byte === 0x43) && at + 7 <= end && startsWith(bytes, at, "charset"))) return true;
+  }
+  return false;
+}
+
+/** The attribute names a meta tag's declaration is read from. */
+const NAMES = ["http-equiv", "content", "charset"] as const;
+
+/** Whether bytes [start, end) are `name` (lower case), in any case: no string is made for a name that does not matter. */
+function nameIs(bytes: Uint8Array, start: number, end: number, name: string): boolean {
+  return end - start === name.length && startsWith(bytes, start, name);
+}
+
+/** An attribute as read: where its name and value lie, and where reading stopped. */
 interface Attribute {
-  name: string;
+  nameStart: number;
+  nameEnd: number;
   valueStart: number;
   valueEnd: number;
   end: number;
@@ -293,8 +324,8 @@ interface Attribute {
 
 /**
  * HTML 13.2.3.2 "get an attribute" from `from`: "none" at the tag's `>`, "cut" when the input
- * ends first (the tag never ends), else the attribute, its value as a range of bytes (read only
- * for the few names that matter).
+ * ends first (the tag never ends), else the attribute, its name and value as ranges of bytes
+ * (read as text only for the few names that matter).
  */
 function readAttribute(bytes: Uint8Array, from: number): Attribute | "none" | "cut" {
   let at = from;
@@ -308,13 +339,13 @@ function readAttribute(bytes: Uint8Array, from: number): Attribute | "none" | "c
     const byte = bytes[at]!;
     if ((byte === EQUALS && at > nameStart) || isSpace(byte) || byte === SLASH || byte === GREATER) break;
   }
-  const name = lowerText(bytes, nameStart, at);
+  const nameEnd = at;
   if (isSpace(bytes[at]!)) {
     while (at < bytes.length && isSpace(bytes[at]!)) at++;
     if (at >= bytes.length) return "cut";
-    if (bytes[at] !== EQUALS) return { name, valueStart: at, valueEnd: at, end: at };
+    if (bytes[at] !== EQUALS) return { nameStart, nameEnd, valueStart: at, valueEnd: at, end: at };
   } else if (bytes[at] !== EQUALS) {
-    return { name, valueStart: at, valueEnd: at, end: at };
+    return { nameStart, nameEnd, valueStart: at, valueEnd: at, end: at };
   }
   at++;
   while (at < bytes.length && isSpace(bytes[at]!)) at++;
@@ -322,12 +353,12 @@ function readAttribute(bytes: Uint8Array, from: number): Attribute | "none" | "c
   const quote = bytes[at]!;
   if (quote === 0x22 || quote === 0x27) {
     const close = bytes.indexOf(quote, at + 1);
-    return close < 0 ? "cut" : { name, valueStart: at + 1, valueEnd: close, end: close + 1 };
+    return close < 0 ? "cut" : { nameStart, nameEnd, valueStart: at + 1, valueEnd: close, end: close + 1 };
   }
-  if (quote === GREATER) return { name, valueStart: at, valueEnd: at, end: at };
+  if (quote === GREATER) return { nameStart, nameEnd, valueStart: at, valueEnd: at, end: at };
   const valueStart = at;
   while (at < bytes.length && !isSpace(bytes[at]!) && bytes[at] !== GREATER) at++;
-  return at >= bytes.length ? "cut" : { name, valueStart, valueEnd: at, end: at };
+  return at >= bytes.length ? "cut" : { nameStart, nameEnd, valueStart, valueEnd: at, end: at };
 }
 
 /**
