@@ -63,12 +63,13 @@ const TSV_WHOLE_BYTES = 256 << 20;
 /** JSON lines per part: a string of many pieces holds far more heap than its text until it is written. */
 const JSONL_PART_LINES = 16_384;
 
-/** One part of a batch: URLs [from, to), whose lines are bytes [start, end) of the batch. */
+/** One part of a batch: URLs [from, to), whose lines are bytes [start, end) of the batch and cost `cost` in all. */
 interface Part {
   from: number;
   to: number;
   start: number;
   end: number;
+  cost: number;
 }
 
 /**
@@ -78,19 +79,17 @@ interface Part {
  */
 function* partsOf(batch: Buffer, { lines }: BatchResult, cost: (length: number, line: number) => number, maxLines: number): Generator<Part> {
   const count = lines.length;
-  let part: Part = { from: 0, to: 0, start: 0, end: 0 };
-  let size = 0;
+  let part: Part = { from: 0, to: 0, start: 0, end: 0, cost: 0 };
   let start = 0;
   for (let i = 0; i < count; i++) {
     let end = batch.indexOf(0x0a, start);
     end = end < 0 ? batch.length : end + 1;
     const lineCost = cost(end - start, lines[i]!);
-    if (part.to > part.from && (size + lineCost > PART_OUTPUT_BYTES || part.to - part.from === maxLines)) {
+    if (part.to > part.from && (part.cost + lineCost > PART_OUTPUT_BYTES || part.to - part.from === maxLines)) {
       yield part;
-      part = { from: i, to: i, start, end: start };
-      size = 0;
+      part = { from: i, to: i, start, end: start, cost: 0 };
     }
-    size += lineCost;
+    part.cost += lineCost;
     part.to = i + 1;
     part.end = end;
     start = end;
@@ -100,34 +99,32 @@ function* partsOf(batch: Buffer, { lines }: BatchResult, cost: (length: number, 
 
 /**
  * The TSV lines of a batch, written by the engine (assembly/tsv.ts): a JavaScript loop over
- * millions of lines cost more than classifying them. In parts when the output would pass
- * PART_OUTPUT_BYTES (long rule lines with --rule, or millions of short URLs).
+ * millions of lines cost more than classifying them. In one engine call up to TSV_WHOLE_BYTES of
+ * room, past it in parts of about PART_OUTPUT_BYTES (long rule lines with --rule).
  */
 function* tsvParts(batch: Buffer, result: BatchResult, rules: RuleTexts | undefined): Generator<Buffer> {
   const ruleLength = (line: number) => (rules === undefined ? 0 : rules.offsets[line + 1]! - rules.offsets[line]!);
-  let whole = batch.length + result.allowed.length * TSV_LINE_OVERHEAD;
-  if (rules !== undefined) for (const line of result.lines) whole += ruleLength(line);
-  if (whole <= TSV_WHOLE_BYTES) {
-    yield formatTsv(batch, result, rules);
+  let room = batch.length + result.allowed.length * TSV_LINE_OVERHEAD;
+  if (rules !== undefined) for (const line of result.lines) room += ruleLength(line);
+  if (room <= TSV_WHOLE_BYTES) {
+    yield formatTsv(batch, result, rules, room);
     return;
   }
   for (const part of partsOf(batch, result, (length, line) => length + TSV_LINE_OVERHEAD + ruleLength(line), Infinity)) {
     const slice = { allowed: result.allowed.subarray(part.from, part.to), lines: result.lines.subarray(part.from, part.to) };
-    yield formatTsv(batch.subarray(part.start, part.end), slice, rules);
+    yield formatTsv(batch.subarray(part.start, part.end), slice, rules, part.cost);
   }
 }
 
-function formatTsv(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTexts | undefined): Buffer {
+/** One engine call of the TSV writer; `capacity` is the room its lines may take (the batch, TSV_LINE_OVERHEAD a line, the rule text of each). */
+function formatTsv(batch: Buffer, { allowed, lines }: BatchResult, rules: RuleTexts | undefined, capacity: number): Buffer {
   initSync();
   const engine = defaultEngine("formatTsv");
   const count = allowed.length;
-  let ruleBytes = 0;
-  if (rules !== undefined) for (let i = 0; i < count; i++) ruleBytes += rules.offsets[lines[i] + 1] - rules.offsets[lines[i]];
   // Every region first: a later allocation may grow memory and detach earlier views.
   const batchPointer = engine.scratch("tsv-batch", batch.length);
   const verdictsPointer = engine.scratch("tsv-verdicts", count);
   const linesPointer = engine.scratch("tsv-lines", count * 4);
-  const capacity = batch.length + count * TSV_LINE_OVERHEAD + ruleBytes;
   const outPointer = engine.scratch("tsv-out", capacity);
   const offsetsPointer = rules === undefined ? 0 : engine.scratch("tsv-rule-offsets", rules.offsets.byteLength);
   const textPointer = rules === undefined ? 0 : engine.scratch("tsv-rule-text", rules.text.length);
