@@ -118,6 +118,11 @@ describe("robots meta (runMeta)", () => {
     );
   });
 
+  it("reads the page's two-digit years near --now too (the time it was received)", async () => {
+    const { stdout } = await meta([PAGE, "--agent", "x", "--now", "2150-01-01", "--header", "X-Robots-Tag: unavailable_after: Friday, 01-Jan-30 00:00:00 GMT"]);
+    expect(stdout).toMatch(/\nunavailable-after 2130-01-01T00:00:00\.000Z \(expired\)/);
+  });
+
   it("applies --policy and merges repeated --agent", async () => {
     const bing = await meta([PAGE, "--agent", "bingbot", "--policy", "bing"]);
     expect(bing.stdout).toMatch(/\narchive +no +noarchive/);

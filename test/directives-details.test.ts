@@ -85,6 +85,31 @@ describe("unavailable_after written back: RFC 1123 for whole seconds in years 0 
   });
 });
 
+describe("unavailable_after dates: two-digit years near the time the page was received", () => {
+  const in2150 = Date.UTC(2150, 0, 1);
+  const in2026 = Date.UTC(2026, 5, 1);
+
+  it("reads a two-digit year within 50 years of parseDirectiveDate's now", () => {
+    const date = (now: number) => parseDirectiveDate("Friday, 01-Jan-30 00:00:00 GMT", now)?.toISOString();
+    expect(date(in2026)).toBe("2030-01-01T00:00:00.000Z");
+    expect(date(in2150)).toBe("2130-01-01T00:00:00.000Z");
+    expect(parseDirectiveDate("01 Jan 77 00:00 GMT", new Date(in2026))?.getUTCFullYear()).toBe(1977);
+    expect(parseDirectiveDate("01 Jan 2030 00:00 GMT", in2150)?.getUTCFullYear()).toBe(2030); // four digits as written
+    expect(codeOf(() => parseDirectiveDate("01 Jan 77 00:00 GMT", Number.NaN))).toBe("ROBOTS_ERR_INVALID_OPTION");
+  });
+
+  it("reads a page's two-digit years near IndexingDirectives.parse's now, not the clock of the reading (the injected time holds)", () => {
+    const header = "unavailable_after: Friday, 01-Jan-30 00:00:00 GMT";
+    // Resolved in 2120: received in 2150 the date is 2130, still ahead; received in 2026 it is 2030, past.
+    const in2120 = Date.UTC(2120, 0, 1);
+    const later = IndexingDirectives.parse({ headers: header }, { now: in2150 }).resolve("x", { now: in2120 });
+    expect([later.unavailableAfter?.getUTCFullYear(), later.expired, later.index]).toEqual([2130, false, true]);
+    const earlier = IndexingDirectives.parse({ headers: header }, { now: new Date(in2026) }).resolve("x", { now: in2120 });
+    expect([earlier.unavailableAfter?.getUTCFullYear(), earlier.expired, earlier.index]).toEqual([2030, true, false]);
+    expect(codeOf(() => IndexingDirectives.parse({ headers: header }, { now: "2150" as unknown as number }))).toBe("ROBOTS_ERR_INVALID_OPTION");
+  });
+});
+
 describe("unavailable_after dates: weekdays, zones and ISO 8601 details", () => {
   it("reads the abbreviated weekday Sun", () => {
     expect(iso("Sun, 07 Dec 2025 13:09:53 GMT")).toBe("2025-12-07T13:09:53.000Z");

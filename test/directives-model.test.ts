@@ -61,7 +61,7 @@ describe("public API", () => {
     expect(codeOf(() => page.resolve("x", { polcy: "bing" } as unknown as { policy: "bing" }))).toBe("ROBOTS_ERR_INVALID_OPTION");
     // Each check says what was wrong.
     expect(() => parse({ header: "noindex" })).toThrow(/unknown page field "header"/);
-    expect(() => parse({ html: "x" }, { encodng: "utf-16" })).toThrow(/unknown option "encodng" \(known: encoding\)/);
+    expect(() => parse({ html: "x" }, { encodng: "utf-16" })).toThrow(/unknown option "encodng" \(known: encoding, now\)/);
     // The same calls with correct names and types read the page.
     expect(parse({ html: "x", headers: "noindex" }, { encoding: "utf-8" }).resolve("x", { policy: "bing", now: 0 }).index).toBe(false);
   });

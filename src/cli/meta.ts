@@ -19,8 +19,8 @@ Options:
   --header LINE       A response header "X-Robots-Tag: VALUE" (repeatable, in order; the name in
                       any case, with or without spaces around it)
   --policy NAME       google (default), bing, yandex or specific-overrides-generic
-  --now DATE          The time unavailable_after is compared with (ISO 8601 or RFC 822; without an
-                      offset, UTC; default: now)
+  --now DATE          The time unavailable_after is compared with, and two-digit years read near
+                      (ISO 8601 or RFC 822; without an offset, UTC; default: now)
   --encoding LABEL    The page's encoding from Content-Type (over the page's own <meta charset>; a BOM wins)
   --json              Print the resolution, the meta tags, the header values and the page's
                       input (bytes, encoding, BOM) as JSON
@@ -153,7 +153,8 @@ export async function runMeta(args: string[]): Promise<number> {
   }
   const html = readPage(options.file);
   await init();
-  const page = IndexingDirectives.parse({ html, headers: options.headers }, { encoding: options.encoding });
+  // --now is also when the page was received: two-digit years are read near it.
+  const page = IndexingDirectives.parse({ html, headers: options.headers }, { encoding: options.encoding, now: options.now });
   const resolution = page.resolve(options.agents, { policy: options.policy, now: options.now });
   if (options.json) {
     await writePieces(process.stdout, jsonPieces({ resolution, metaTags: page.metaTags, headerValues: page.headerValues, input: page.input }));

@@ -10,9 +10,30 @@
  * - ISO 8601: `2025-12-03`, `2025-12-03T13:09:53`, with fractions and `Z` or ±hh:mm / ±hhmm / ±hh.
  *   A date alone is 00:00 UTC; a date-time without offset is read as UTC.
  *
- * Two-digit years: the year with those digits from 49 years before now to 50 after (RFC 9110 5.6.7).
+ * Two-digit years: the year with those digits from 49 years before `now` to 50 after (RFC 9110
+ * 5.6.7), `now` being when the value was received: the caller's, or the clock's.
  */
-import { assertText } from "../errors.js";
+import { assertText, RobotsError } from "../errors.js";
+
+/**
+ * A time given as `now` (a Date, from another realm too, read with Date's own getter; or a number
+ * of milliseconds), or the clock's when none is given; a typed error for anything else.
+ */
+export function timeOption(now: unknown): number {
+  let time: unknown = now;
+  if (now === undefined) time = Date.now();
+  else if (typeof now === "object" && now !== null) {
+    try {
+      time = Date.prototype.getTime.call(now);
+    } catch {
+      time = undefined;
+    }
+  }
+  if (typeof time !== "number" || !Number.isFinite(time)) {
+    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", "now must be a valid Date or a number of milliseconds");
+  }
+  return time;
+}
 
 const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
 const FULL_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
@@ -40,13 +61,13 @@ function monthIndex(name: string): number {
 
 /**
  * A year as written; a two-digit one as RFC 9110 5.6.7 reads RFC 850 dates: the year with those
- * digits within 50 years of now, never more than 50 ahead (in 2026, `76` is 2076 and `77` is
+ * digits within 50 years of `time`'s, never more than 50 ahead (in 2026, `76` is 2076 and `77` is
  * 1977; in 2095, `05` is 2105).
  */
-function fullYear(digits: string): number {
+function fullYear(digits: string, time: number): number {
   const year = Number(digits);
   if (digits.length !== 2) return year;
-  const now = new Date().getUTCFullYear();
+  const now = new Date(time).getUTCFullYear();
   const candidate = now - (now % 100) + year;
   if (candidate > now + 50) return candidate - 100;
   return candidate < now - 49 ? candidate + 100 : candidate;
@@ -98,9 +119,13 @@ const ISO_BASIC = /^(\d{4})(\d{2})(\d{2})(?:[Tt](\d{2})(?:(\d{2})(?:(\d{2})(?:[.
 const RFC = /^(?:([A-Za-z]+)(?:,\s*|\s+))?(\d{1,2})(?:\s+|-)([A-Za-z]+)(?:\s+|-)(\d{4}|\d{2})\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([A-Za-z]+|[+-]\d{4}))?$/;
 const ASCTIME = /^([A-Za-z]{3})\s+([A-Za-z]{3})\s+(\d{1,2})\s+(\d{2}):(\d{2}):(\d{2})\s+(\d{4})$/;
 
-/** Parses an `unavailable_after` value; undefined when it is not a valid date in an accepted form. */
-export function parseDirectiveDate(text: string): Date | undefined {
+/**
+ * Parses an `unavailable_after` value; undefined when it is not a valid date in an accepted form.
+ * `now` (default: the clock) is when the value was received, which a two-digit year is read near.
+ */
+export function parseDirectiveDate(text: string, now?: Date | number): Date | undefined {
   assertText(text, "a date");
+  const received = timeOption(now);
   const value = text.trim();
   let time: number | undefined;
   let match = ISO.exec(value) ?? ISO_BASIC.exec(value);
@@ -115,7 +140,7 @@ export function parseDirectiveDate(text: string): Date | undefined {
     if (weekday !== undefined && !isWeekdayName(weekday)) return undefined;
     const offset = zoneOffset(zone);
     if (offset === undefined) return undefined;
-    time = utcTime(fullYear(year!), monthIndex(month!), Number(day), Number(hour), Number(minute), Number(second ?? 0), 0, offset);
+    time = utcTime(fullYear(year!, received), monthIndex(month!), Number(day), Number(hour), Number(minute), Number(second ?? 0), 0, offset);
   } else if ((match = ASCTIME.exec(value))) {
     const [, weekday, month, day, hour, minute, second, year] = match;
     if (!isWeekdayName(weekday!)) return undefined;

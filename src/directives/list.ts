@@ -56,10 +56,12 @@ export interface DirectiveSet {
   kept: Map<string, number>;
   /** Elements read but not kept, per agent (null: every crawler's), so that a resolution can say how many of its own were left out. */
   omitted: Map<string | null, OmittedCounts>;
+  /** When the page was received (ms): a two-digit year of `unavailable_after` is read near it. */
+  receivedAt: number;
 }
 
-export function emptyDirectiveSet(): DirectiveSet {
-  return { directives: [], unknown: [], invalid: [], groups: new Set(), kept: new Map(), omitted: new Map() };
+export function emptyDirectiveSet(receivedAt: number): DirectiveSet {
+  return { directives: [], unknown: [], invalid: [], groups: new Set(), kept: new Map(), omitted: new Map(), receivedAt };
 }
 
 /** The omitted counts of the entries of `agents` (null: every crawler's) in a set, added up. */
@@ -205,7 +207,7 @@ export function readDirectiveList(text: string, agent: string | null, header: bo
       const following = trimEndSpace(text.slice(start, nextEnd));
       // After a weekday the rest of a date starts with its day (a digit), even if the date is
       // invalid; `unavailable_after: Wed, noindex` keeps its noindex.
-      if ((isWeekdayName(date) && /^[\t\n\f\r ]*\d/.test(following)) || parseDirectiveDate(`${date},${following}`) !== undefined) {
+      if ((isWeekdayName(date) && /^[\t\n\f\r ]*\d/.test(following)) || parseDirectiveDate(`${date},${following}`, into.receivedAt) !== undefined) {
         element = `${element},${following}`;
         start = nextEnd + 1;
       }
@@ -246,14 +248,14 @@ function readElement(text: string, agent: string | null, state: SourceState, int
     keepInvalid({ agent, text, source, name: valueName, problem: "missing-value" }, state, into);
     return;
   }
-  const directive = typedDirective(valueName, value, agent, text, source);
+  const directive = typedDirective(valueName, value, agent, text, source, into.receivedAt);
   if (directive === undefined) keepInvalid({ agent, text, source, name: valueName, problem: "invalid-value" }, state, into);
   else keepDirective(directive, into);
 }
 
 function typedDirective(
   name: "max-snippet" | "max-image-preview" | "max-video-preview" | "unavailable_after", value: string,
-  agent: string | null, text: string, source: DirectiveSource,
+  agent: string | null, text: string, source: DirectiveSource, receivedAt: number,
 ): Directive | undefined {
   switch (name) {
     case "max-snippet":
@@ -269,7 +271,7 @@ function typedDirective(
       return preview < 0 ? undefined : { agent, text, source, name, value: IMAGE_PREVIEWS[preview]! };
     }
     case "unavailable_after": {
-      const date = parseDirectiveDate(value);
+      const date = parseDirectiveDate(value, receivedAt);
       if (date === undefined) return undefined;
       // A Date cannot be frozen: each read gets a copy of its own.
       const time = date.getTime();

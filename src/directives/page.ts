@@ -6,6 +6,7 @@ import { assertConstructedBy, RobotsError } from "../errors.js";
 import { defaultEngine } from "../init.js";
 import { checkOptionNames } from "../options.js";
 import type { Engine } from "../wasm.js";
+import { timeOption } from "./dates.js";
 import { xRobotsTagValues } from "./headers.js";
 import { type DirectiveSet, emptyDirectiveSet, omittedFor, readDirectiveList } from "./list.js";
 import { metaAgent } from "./meta-names.js";
@@ -37,7 +38,7 @@ function checkPage(page: unknown): asserts page is PageSource {
 
 /** The page's declared encoding from the options, checked (`ROBOTS_ERR_INVALID_OPTION`). */
 function encodingOption(options: PageDirectivesOptions | undefined): string | undefined {
-  checkOptionNames(options, ["encoding"]);
+  checkOptionNames(options, ["encoding", "now"]);
   const encoding = options?.encoding;
   if (encoding !== undefined && typeof encoding !== "string") {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `encoding must be a string, got ${encoding === null ? "null" : typeof encoding}`);
@@ -52,7 +53,7 @@ const CONSTRUCT: unique symbol = Symbol("IndexingDirectives");
 export function readPageWith(engine: Engine | undefined, page: PageSource, options?: PageDirectivesOptions): IndexingDirectives {
   checkPage(page);
   const encoding = encodingOption(options);
-  const set = emptyDirectiveSet();
+  const set = emptyDirectiveSet(timeOption(options?.now));
   const headerValues = xRobotsTagValues(page.headers);
   // Headers arrive before the body: they come first in reading order.
   headerValues.forEach((value, header) => readDirectiveList(value, null, true, { type: "header", header }, set));

@@ -6,6 +6,7 @@
  */
 import { describeValue, RobotsError } from "../errors.js";
 import { checkOptionNames, copyStrings } from "../options.js";
+import { timeOption } from "./dates.js";
 import type { DirectiveSet } from "./list.js";
 import { asciiLower, IMAGE_PREVIEWS, omittedFor, trimSpace } from "./list.js";
 import type {
@@ -30,25 +31,7 @@ function resolveOptions(options: ResolveOptions | undefined): { policy: Directiv
   if (!POLICIES.includes(policy)) {
     throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `policy must be one of ${POLICIES.join(", ")}; got ${describeValue(policy)}`);
   }
-  const now = timeOf(options?.now);
-  if (typeof now !== "number" || !Number.isFinite(now)) {
-    throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", "now must be a valid Date or a number of milliseconds");
-  }
-  return { policy, now };
-}
-
-/**
- * The time `now` stands for: a number as given, a Date's time (a Date from another realm too,
- * read with Date's own getter, which refuses what only says it is a Date); else undefined.
- */
-function timeOf(now: unknown): unknown {
-  if (now === undefined) return Date.now();
-  if (typeof now !== "object" || now === null) return now;
-  try {
-    return Date.prototype.getTime.call(now);
-  } catch {
-    return undefined;
-  }
+  return { policy, now: timeOption(options?.now) };
 }
 
 /** Numeric limits where the smallest wins; `null` (no directive, or -1) is no limit. */

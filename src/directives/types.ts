@@ -213,4 +213,10 @@ export interface PageDirectivesOptions {
    * says; without it (or when it names no encoding), the encoding the page declares (`<meta charset>`) is used.
    */
   encoding?: string;
+  /**
+   * When the page was received (default: now): a two-digit year of `unavailable_after`
+   * (`Friday, 01-Jan-77 00:00:00 GMT`) is the year with those digits within 50 years of it, as
+   * RFC 9110 5.6.7 reads RFC 850 dates, not near the clock of a later reading.
+   */
+  now?: Date | number;
 }
