@@ -145,8 +145,8 @@ function keepInvalid(entry: InvalidDirective, state: SourceState, into: Directiv
   }
 }
 
-/** HTML and HTTP whitespace (tab, LF, FF, CR, space), as around list elements, names and values. */
-function isSpace(code: number): boolean {
+/** HTML and HTTP whitespace (tab, LF, FF, CR, space), as around list elements, names and values (and in markup: prescan.ts). */
+export function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
 }
 

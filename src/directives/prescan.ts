@@ -11,25 +11,17 @@
  */
 
 import { decodeAttributeValue } from "./charref.js";
+import { isSpace } from "./list.js";
 
 /** Bytes read whatever the page holds (HTML 13.2.3.2: "the first 1024 bytes"); past them, only while in the head. */
 export const PRESCAN_BYTES = 1024;
 
-const TAB = 0x09;
-const LF = 0x0a;
-const FF = 0x0c;
-const CR = 0x0d;
-const SPACE = 0x20;
 const SLASH = 0x2f;
 const LESS = 0x3c;
 const EQUALS = 0x3d;
 const GREATER = 0x3e;
 const DASH = 0x2d;
 const BANG = 0x21;
-
-function isSpace(byte: number): boolean {
-  return byte === TAB || byte === LF || byte === FF || byte === CR || byte === SPACE;
-}
 
 function isLetter(byte: number): boolean {
   return (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a);
