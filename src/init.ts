@@ -5,9 +5,10 @@
 import { RobotsError } from "./errors.js";
 import { releaseWasmBase64 } from "./generated/release-wasm.js";
 import { type Engine, loadEngine, loadEngineAsync } from "./wasm.js";
+import type { WasmBytes, WasmModule } from "./wasm-types.js";
 
 /** Where to load the module from; by default the release build embedded in this package. */
-export type WasmSource = BufferSource | WebAssembly.Module;
+export type WasmSource = WasmBytes | WasmModule;
 
 let engine: Engine | undefined;
 let loading: Promise<void> | undefined;

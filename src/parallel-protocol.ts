@@ -3,6 +3,7 @@
  * tests reach in with: the messages between them, the cuts of a byte batch, and two symbols for
  * tests. Not part of the package's API (no entry of package.json's "exports" leads here).
  */
+import type { WasmMemory } from "./wasm-types.js";
 
 /** Bytes [start, end) of a shared buffer: a part of a byte batch. */
 export type SharedPart = { shared: SharedArrayBuffer; start: number; end: number };
@@ -15,7 +16,7 @@ export type LandedPart = { landed: true; start: number; end: number; strings?: n
 export type Landing = { pointer: number; capacity: number };
 
 /** Messages between the pool and a worker (see parallel-worker.ts). */
-export type WorkerReady = { ready: true; memory: WebAssembly.Memory };
+export type WorkerReady = { ready: true; memory: WasmMemory };
 export type WorkerRequest = {
   id: number;
   urls: SharedPart | LandedPart | readonly string[];

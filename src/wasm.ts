@@ -4,10 +4,11 @@
  */
 import { instantiate, instantiateSync } from "@assemblyscript/loader";
 import { describeValue, RobotsError } from "./errors.js";
+import type { WasmBytes, WasmMemory, WasmModule } from "./wasm-types.js";
 
 /** The exports of assembly/index.ts. Every value is a number: pointers, lengths, counts, flags. */
 export interface EngineExports {
-  memory: WebAssembly.Memory;
+  memory: WasmMemory;
   /** Allocates bytes in linear memory for the host. */
   allocate(size: number): number;
   /** Frees memory from `allocate`. */
@@ -255,7 +256,7 @@ function wasmError(error: unknown): RobotsError {
 }
 
 /** Instantiates the engine synchronously from its binary or a compiled module. */
-export function loadEngine(binary: BufferSource | WebAssembly.Module): Engine {
+export function loadEngine(binary: WasmBytes | WasmModule): Engine {
   try {
     const { exports } = instantiateSync<Record<string, unknown>>(binary as ArrayBuffer, {});
     return new Engine(engineExports(exports));
@@ -265,7 +266,7 @@ export function loadEngine(binary: BufferSource | WebAssembly.Module): Engine {
 }
 
 /** Instantiates the engine asynchronously (compiles off the main thread in browsers). */
-export async function loadEngineAsync(binary: BufferSource | WebAssembly.Module | Response | PromiseLike<Response>): Promise<Engine> {
+export async function loadEngineAsync(binary: WasmBytes | WasmModule | Response | PromiseLike<Response>): Promise<Engine> {
   try {
     const { exports } = await instantiate<Record<string, unknown>>(binary as ArrayBuffer, {});
     return new Engine(engineExports(exports));

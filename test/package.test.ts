@@ -125,7 +125,13 @@ describe("the packed package", () => {
     expect([check.status, check.stdout, check.stderr]).toEqual([0, "disallowed\thttps://a.com/private/x\t2\nallowed\t/public\t0\n", ""]);
   });
 
-  it("type-checks in a consumer project (NodeNext, strict, the package's declarations checked too)", () => {
+  // A project's default libraries include the DOM's, where TypeScript declares `WebAssembly` and
+  // `BufferSource`; Node projects often name their own without it. (The DOM's WebAssembly.Module
+  // is an empty interface, which any value fits: only without it can a wrong source be refused.)
+  it.each([
+    ["the default libraries", {}, ""],
+    ["ES2022 only, no DOM (a Node project)", { lib: ["ES2022"] }, "// @ts-expect-error: a number is not a module's bytes (the parameter is typed, not any)\nvoid init(42);"],
+  ])("type-checks in a consumer project (NodeNext, strict, the package's declarations checked too): %s", (_name, libs, extra) => {
     writeFileSync(join(app, "consumer.ts"), `
       import { init, Robots, RobotsCache, IndexingDirectives, isRobotsError, type RobotsErrorCode, type LintReport } from "robots-wasm";
       import { RobotsWorkerPool } from "robots-wasm/parallel";
@@ -139,10 +145,12 @@ describe("the packed package", () => {
       const page = IndexingDirectives.parse({ headers: "noindex" }).resolve("googlebot");
       const pool: Promise<RobotsWorkerPool> = RobotsWorkerPool.create("", { workers: 1 });
       const code: RobotsErrorCode | undefined = isRobotsError(allowed) ? allowed.code : undefined;
+      await init(new Uint8Array(0));
+      ${extra}
       export { verdicts, report, cache, page, pool, code };
     `);
     writeFileSync(join(app, "tsconfig.json"), JSON.stringify({
-      compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, skipLibCheck: false, types: ["node"] },
+      compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, skipLibCheck: false, types: ["node"], ...libs },
       files: ["consumer.ts"],
     }));
     const tsc = run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], app);
