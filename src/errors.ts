@@ -22,10 +22,14 @@ export type RobotsErrorCode =
    * that is not a string.
    */
   | "ROBOTS_ERR_INVALID_BODY"
-  /** An unknown option, or an option with a value of the wrong type or range. */
+  /**
+   * An unknown option, or an option with a value of the wrong type or range (a source given to
+   * `init()` or `initSync()` that is neither bytes nor a module, nor for `init()` a `Response`).
+   */
   | "ROBOTS_ERR_INVALID_OPTION"
   /**
-   * The WebAssembly module could not be loaded or failed internally (a bug: please report it), or
+   * The WebAssembly module could not be loaded (bytes given to `init()` that are not this engine's
+   * module), or it failed internally (a bug: please report it), or
    * a worker of a `RobotsWorkerPool` died (out of memory, or stopped from outside): close the pool.
    */
   | "ROBOTS_ERR_WASM"

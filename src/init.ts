@@ -2,7 +2,7 @@
  * The shared engine instance. One instance serves every `Robots`: tables are allocated in its
  * memory and freed on dispose, so a long-running crawler reuses the same space.
  */
-import { RobotsError } from "./errors.js";
+import { describeValue, RobotsError } from "./errors.js";
 import { releaseWasmBase64 } from "./generated/release-wasm.js";
 import { type Engine, loadEngine, loadEngineAsync } from "./wasm.js";
 import type { WasmBytes, WasmModule } from "./wasm-types.js";
@@ -25,8 +25,25 @@ export function decodeBase64(base64: string): Uint8Array {
   return bytes;
 }
 
+/**
+ * Refuses a source of a kind the loader does not take (a string, a number, a plain object): the
+ * caller's mistake, which the loader would report as a failure of the module (ROBOTS_ERR_WASM).
+ */
+function checkSource(source: unknown, call: string, responses: boolean): void {
+  if (source === undefined || source instanceof ArrayBuffer || ArrayBuffer.isView(source) || source instanceof WebAssembly.Module) return;
+  if (responses && ((typeof Response !== "undefined" && source instanceof Response) ||
+    (source !== null && typeof source === "object" && typeof (source as { then?: unknown }).then === "function"))) return;
+  const kinds = responses ? "the module's bytes, a WebAssembly.Module, a Response or a promise of one" : "the module's bytes or a WebAssembly.Module";
+  throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `${call} takes ${kinds}, got ${describeValue(source)}`);
+}
+
 /** Loads the engine (once; later calls wait for the same load). Works in Node and in browsers. */
 export function init(source?: WasmSource | Response | PromiseLike<Response>): Promise<void> {
+  try {
+    checkSource(source, "init()", true);
+  } catch (error) {
+    return Promise.reject(error);
+  }
   if (engine !== undefined) return Promise.resolve();
   loading ??= loadEngineAsync(source ?? embeddedBinary()).then(
     (loaded) => {
@@ -42,6 +59,7 @@ export function init(source?: WasmSource | Response | PromiseLike<Response>): Pr
 
 /** Loads the engine synchronously (Node, workers, or browsers for this small module). */
 export function initSync(source?: WasmSource): void {
+  checkSource(source, "initSync()", false);
   engine ??= loadEngine(source ?? embeddedBinary());
 }
 

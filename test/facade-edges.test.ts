@@ -25,6 +25,21 @@ describe("init", () => {
     expect(defaultEngine("the test")).toBeDefined();
   });
 
+  it("refuses a source of the wrong kind as the caller's mistake (ROBOTS_ERR_INVALID_OPTION), then loads", async () => {
+    vi.resetModules();
+    const { init, initSync: loadNow, defaultEngine } = await import("../src/init.js");
+    for (const source of ["robots.wasm", 42, { bytes: NOT_WASM }, null]) {
+      await expect(init(source as never)).rejects.toEqual(withCode("ROBOTS_ERR_INVALID_OPTION", /init\(\) takes the module's bytes, a WebAssembly.Module, a Response or a promise of one, got/));
+      expect(() => loadNow(source as never)).toThrowError(withCode("ROBOTS_ERR_INVALID_OPTION", /initSync\(\) takes the module's bytes or a WebAssembly.Module, got/));
+    }
+    // A Response is init()'s only: initSync() cannot wait for its body.
+    expect(() => loadNow(new Response(NOT_WASM) as never)).toThrowError(withCode("ROBOTS_ERR_INVALID_OPTION"));
+    await expect(init(NOT_WASM.buffer)).rejects.toEqual(withCode("ROBOTS_ERR_WASM"));
+    await expect(init(Promise.resolve(new Response(NOT_WASM)))).rejects.toEqual(withCode("ROBOTS_ERR_WASM"));
+    await expect(init(new WebAssembly.Module(readFileSync(new URL("../build/release.wasm", import.meta.url))))).resolves.toBeUndefined();
+    expect(defaultEngine("the test")).toBeDefined();
+  });
+
   it("after initSync() does not load again (the source it is given is not even read)", async () => {
     vi.resetModules();
     const { init, initSync: loadNow } = await import("../src/init.js");
