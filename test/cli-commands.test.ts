@@ -224,6 +224,13 @@ describe("robots allowed", () => {
     expect(robots(["allowed", "-", "x", "http://a.com/robots.txt"], "User-agent: *\nDisallow: /\n").code).toBe(1);
   });
 
+  it("takes a whole User-Agent header as AGENT (a URL inside it is not a URL first)", () => {
+    const header = "Mozilla/5.0 (compatible; FooBot/2.1; +http://www.example.com/bot.html)";
+    expect(robots(["allowed", EXPLAIN_FILE, header, "http://a.com/private"])).toEqual({
+      code: 1, stdout: `user-agent '${header}' with URI 'http://a.com/private': DISALLOWED\n`, stderr: "",
+    });
+  });
+
   it("shows the URL and the agent with their controls as escapes", () => {
     expect(robots(["allowed", EXPLAIN_FILE, "a\x1b[2J", "/public\x1b]0;x\x07"]).stdout).toBe(
       "user-agent 'a\\x1b[2J' with URI '/public\\x1b]0;x\\x07': ALLOWED\n",
@@ -265,7 +272,7 @@ describe("robots check output formats", () => {
 
   it("draws no progress line when standard error is not a terminal: only the summary", () => {
     const { stderr } = robots(["check", "--robots", EXPLAIN_FILE, "--agent", "other", "examples/urls.txt"]);
-    expect(stderr).toMatch(/^robots check: \d+ URLs, \d+ allowed, \d+ disallowed in [\d.]+ s \([\d,]+ URLs\/s\)\n$/);
+    expect(stderr).toMatch(/^robots check: 20,000 URLs, 0 allowed, 20,000 disallowed in [\d.]+ s \([\d,]+ URLs\/s\)\n$/);
     expect(stderr).not.toContain("\r");
     expect(stderr).not.toContain(ESC);
   });
@@ -294,14 +301,14 @@ describe("on a terminal", () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/\r\x1b\[Krobots check: [\d,]+ URLs, [\d,]+ URLs\/s \[[#.]{20}\] \d+%, ETA \d+(m\d\d)?s/);
     // The progress line is cleared, and the summary takes its place.
-    expect(stdout).toMatch(/URLs\/s[^\n]*\r\x1b\[Krobots check: 20000 URLs, \d+ allowed, \d+ disallowed in [\d.]+ s/);
+    expect(stdout).toMatch(/URLs\/s[^\n]*\r\x1b\[Krobots check: 20,000 URLs, \d{1,2},\d{3} allowed, \d{1,2},\d{3} disallowed in [\d.]+ s/);
     expect(readFileSync(out, "utf8").split("\n")).toHaveLength(20_001);
     const quiet = robotsOnTerminal(["check", "-q", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"], terminal, "> /dev/null");
     expect(quiet.stdout).toBe("");
     // A dumb terminal would show the redraws' escape codes as they are: the summary alone.
     const dumb = robotsOnTerminal(["check", "--robots", "examples/robots.txt", "--agent", "Googlebot", "examples/urls.txt"], { ...process.env, TERM: "dumb" }, "> /dev/null");
     expect(dumb.stdout).not.toContain("\x1b");
-    expect(dumb.stdout).toMatch(/robots check: 20000 URLs, \d+ allowed/);
+    expect(dumb.stdout).toMatch(/robots check: 20,000 URLs, [\d,]+ allowed/);
   });
 
   it("draws no progress line while the results go to the same terminal (its redraws would run into them); --count still has one", () => {
@@ -309,7 +316,7 @@ describe("on a terminal", () => {
     const { code, stdout } = robotsOnTerminal(args, { ...process.env, TERM: "xterm" });
     expect(code).toBe(0);
     expect(stdout).not.toContain("\r\x1b[K");
-    expect(stdout).toMatch(/robots check: 20000 URLs, \d+ allowed/);
+    expect(stdout).toMatch(/robots check: 20,000 URLs, [\d,]+ allowed/);
     expect(robotsOnTerminal([...args, "--count"], { ...process.env, TERM: "xterm" }).stdout).toMatch(/\r\x1b\[Krobots check: [\d,]+ URLs, [\d,]+ URLs\/s/);
   });
 
@@ -338,14 +345,20 @@ describe("help, version and errors", () => {
     [["lint"], /^robots: lint: FILE is required \(usage: robots lint FILE\)$/],
     [["lint", "nope.txt"], /^robots: lint: cannot read robots.txt "nope.txt": ENOENT$/],
     [["lint", "a", "b"], /^robots: lint: unexpected argument "b"/],
-    [["lint", "--colour", "x"], /^robots: lint: Unknown option '--colour'/],
+    [["lint", "--colour", "x"], /^robots: lint: unknown option --colour \(see robots lint --help; an argument that starts with "-" and is no option goes after --\)$/],
+    [["lint", "-q", "x"], /^robots: lint: unknown option -q \(see robots lint --help;/],
+    [["lint", "x", "--strict=yes"], /^robots: lint: --strict takes no value$/],
+    [["explain", EXPLAIN_FILE, "/x", "--agent"], /^robots: explain: --agent needs a value$/],
     [["explain", EXPLAIN_FILE, "/x"], /^robots: explain: --agent NAME is required$/],
     [["explain", EXPLAIN_FILE, "--agent", "x"], /^robots: explain: URL is required/],
-    [["explain", EXPLAIN_FILE, "/x", "--agent", "x", "--context", "-1"], /ambiguous/],
+    [["explain", EXPLAIN_FILE, "/x", "--agent", "x", "--context", "-1"], /^robots: explain: --context needs a value, and the next argument starts with "-" \(write --context=VALUE if that is its value\)$/],
     [["explain", EXPLAIN_FILE, "/x", "--agent", "x", "--context=-1"], /--context must be a non-negative integer/],
     [["explain", "nope.txt", "/x", "--agent", "x"], /cannot read robots.txt "nope.txt": ENOENT/],
     [["allowed", EXPLAIN_FILE, "Googlebot"], /^robots: allowed: URL is required/],
     [["allowed", "nope.txt", "a", "/"], /cannot read robots.txt "nope.txt": ENOENT/],
+    // explain's order (URL, then agent) given to allowed.
+    [["allowed", EXPLAIN_FILE, "http://a.com/private", "FooBot"], /^robots: allowed: AGENT "http:\/\/a\.com\/private" looks like a URL \(the arguments are FILE AGENT URL\)$/],
+    [["allowed", EXPLAIN_FILE, "/private", "FooBot"], /^robots: allowed: AGENT "\/private" looks like a URL/],
     [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--format", "csv"], /--format must be tsv or jsonl/],
     [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--workers", "0"], /--workers must be an integer from 1 to 256, got "0"/],
     [["check", "--robots", "-", "--agent", "x"], /cannot both come from standard input/],
@@ -424,7 +437,7 @@ describe("help, version and errors", () => {
     // read standard input instead of the file.
     const missing = spawnSync(process.execPath, [bin, "check", "--robots", "debug-rules.txt", "--agent", "--debug", "debug-urls.txt"], { cwd: work, input: "/stdin\n", encoding: "utf8" });
     expect([missing.status, missing.stdout]).toEqual([2, ""]);
-    expect(missing.stderr).toMatch(/check: Option '--agent' argument is ambiguous/);
+    expect(missing.stderr).toMatch(/check: --agent needs a value, and the next argument starts with "-"/);
     // Anywhere else, before or after the command's name, it is the flag.
     for (const args of [["--debug", "check"], ["check", "--debug"]]) {
       const [first, second] = args;

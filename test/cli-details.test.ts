@@ -108,7 +108,7 @@ describe("robots check, the summary", () => {
   it("gives the time in milliseconds and the rate with thousands separators", () => {
     // 20,000 URLs are classified far faster than 1,000 a second.
     const { stderr } = robots(["check", "--robots", "examples/robots.txt", "--agent", "Googlebot", "--count", "examples/urls.txt"]);
-    expect(stderr).toMatch(/^robots check: 20000 URLs, \d+ allowed, \d+ disallowed in \d+\.\d{3} s \(\d{1,3}(,\d{3})+ URLs\/s\)\n$/);
+    expect(stderr).toMatch(/^robots check: 20,000 URLs, \d{1,2},\d{3} allowed, \d{1,2},\d{3} disallowed in \d+\.\d{3} s \(\d{1,3}(,\d{3})+ URLs\/s\)\n$/);
   });
 });
 

@@ -26,7 +26,8 @@ describe("robots check", () => {
       expect(Number(line)).toBe(expected.lines[i]);
     });
     const disallowed = rows.filter(([verdict]) => verdict === "disallowed").length;
-    expect(stderr).toMatch(new RegExp(`^robots check: ${urls.length} URLs, ${urls.length - disallowed} allowed, ${disallowed} disallowed in [\\d.]+ s \\([\\d,]+ URLs/s\\)\\n$`));
+    const grouped = (count: number) => count.toLocaleString("en-US");
+    expect(stderr).toMatch(new RegExp(`^robots check: ${grouped(urls.length)} URLs, ${grouped(urls.length - disallowed)} allowed, ${grouped(disallowed)} disallowed in [\\d.]+ s \\([\\d,]+ URLs/s\\)\\n$`));
   });
 
   it("reads URLs from stdin, keeps CRLF input intact in the output and merges repeated --agent", () => {
@@ -98,7 +99,7 @@ describe("robots check", () => {
     [["check", "--robots", "examples/robots.txt"], /--agent NAME is required/],
     [["check", "--robots", "nope.txt", "--agent", "x"], /cannot read robots.txt "nope.txt": ENOENT/],
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "nope-urls.txt"], /cannot read URLs from "nope-urls.txt": ENOENT/],
-    [["check", "--robots", "examples/robots.txt", "--agent", "x", "--bogus"], /Unknown option '--bogus'/],
+    [["check", "--robots", "examples/robots.txt", "--agent", "x", "--bogus"], /unknown option --bogus \(see robots check --help/],
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "--profile", "bing"], /--profile must be google or rfc9309/],
     [["check", "--robots", "examples/robots.txt", "--agent", "x", "--max-bytes=-5"], /--max-bytes must be/],
     // Number() reads "" as 0 (no robots.txt read at all), "1e9" as a billion (threads until memory runs out).

@@ -1,6 +1,7 @@
 /** `robots allowed FILE AGENT URL`: the exit code says it (0 allowed, 1 disallowed), as Google's `robots` binary does. */
 import { parseArgs } from "node:util";
 import { commandConfig, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, positionalArgs } from "./args.js";
+import { CliError } from "./cli-error.js";
 import { printable } from "./format.js";
 
 export const ALLOWED_HELP = `Usage: robots allowed [options] FILE AGENT URL
@@ -8,7 +9,8 @@ export const ALLOWED_HELP = `Usage: robots allowed [options] FILE AGENT URL
 Exits 0 if AGENT may fetch URL under the robots.txt FILE ("-" for standard input), 1 if not,
 and prints one line saying so, as Google's reference "robots" binary does. Conformance runners
 (google/robotstxt-spec-test) and shell scripts can drive it directly. Exit code 2 means bad
-arguments or an unreadable file.
+arguments or an unreadable file, and an AGENT that looks like a URL (it starts with "/" or a
+scheme and "://": the arguments are swapped) is a bad argument.
 
 Options:
   -q, --quiet         Print nothing; only the exit code answers
@@ -17,7 +19,7 @@ ${PARSE_OPTIONS_HELP}
 
 Examples:
   robots allowed robots.txt Googlebot https://example.com/private/x && echo crawl
-  robots allowed --profile rfc9309 robots.txt Bingbot /search?q=x
+  robots allowed --profile rfc9309 robots.txt Bingbot '/search?q=x'
 `;
 
 export async function runAllowed(args: string[]): Promise<number> {
@@ -35,6 +37,11 @@ export async function runAllowed(args: string[]): Promise<number> {
   }
   const options = parseOptions("allowed", values);
   const [file, agent, url] = positionalArgs("allowed", positionals, ["FILE", "AGENT", "URL"]);
+  // `allowed FILE URL AGENT` (explain's order) would answer for an agent no group names, most often
+  // "allowed", and exit 0: a script's `&& crawl` would crawl a blocked URL.
+  if (/^(?:\/|[a-zA-Z][a-zA-Z0-9+.-]*:\/\/)/.test(agent)) {
+    throw new CliError(`allowed: AGENT "${printable(agent)}" looks like a URL (the arguments are FILE AGENT URL)`);
+  }
   const { robots } = await loadRobots("allowed", file, options);
   const allowed = robots.isAllowed(url, agent);
   robots.dispose();

@@ -41,9 +41,28 @@ export function parseCommand<T>(command: string, parse: () => T): T {
   try {
     return parse();
   } catch (error) {
-    // One line: some of parseArgs' messages span several.
-    throw new CliError(`${command}: ${(error as Error).message.replace(/\s*\n\s*/g, " ")}`);
+    throw new CliError(`${command}: ${argumentProblem(command, error as Error & { code?: string })}`);
   }
+}
+
+/**
+ * A parseArgs error in the CLI's words: its own are written for programs that call it (an unknown
+ * option's runs to three sentences about positional arguments; a missing value after which an
+ * option follows is "ambiguous"). A message of another shape (another Node version) is kept, on
+ * one line.
+ */
+function argumentProblem(command: string, error: Error & { code?: string }): string {
+  const message = error.message;
+  const option = /^(?:Unknown option|Option) '(-[^' ]*)/.exec(message)?.[1];
+  if (option !== undefined) {
+    if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      return `unknown option ${option} (see robots ${command} --help; an argument that starts with "-" and is no option goes after --)`;
+    }
+    if (/argument missing/.test(message)) return `${option} needs a value`;
+    if (/ambiguous/.test(message)) return `${option} needs a value, and the next argument starts with "-" (write ${option}=VALUE if that is its value)`;
+    if (/does not take an argument/.test(message)) return `${option} takes no value`;
+  }
+  return message.replace(/\s*\n\s*/g, " ");
 }
 
 /**

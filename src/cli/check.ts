@@ -7,7 +7,6 @@ import { CHECK_FETCH_HELP, checkFetchOptions, fetchClassifier } from "./check-fe
 import { formatBatch, formatCounts, ruleTexts, type CheckFormat, type RuleTexts } from "./check-output.js";
 import { FETCH_OPTIONS } from "./fetch.js";
 import { CliError } from "./cli-error.js";
-import { plural } from "./format.js";
 import { lineBatches } from "./line-batches.js";
 import { write } from "./write.js";
 import { Progress } from "./progress.js";
@@ -28,7 +27,9 @@ UTF-8 becoming U+FFFD. It streams: millions of URLs in
 constant memory, so it works as a Unix filter and as the mapper of Hadoop Streaming or Spark's
 pipe(). A summary goes to standard error, and on a terminal a progress line (URLs, URLs/s, and
 the time left when the input size is known) while the results go to a file or a pipe (or with
---count). A UTF-8 byte-order mark on the URL list is skipped; a UTF-16 list is refused.
+--count). A UTF-8 byte-order mark on the URL list is skipped; a UTF-16 list is refused. Every
+line is a URL, a blank one too (the empty URL: path "/"), so that output line n answers input
+line n; filter blank lines out first (grep .) when the counts should leave them out.
 
 Options:
   --robots FILE       The robots.txt file (required; "-" reads it from standard input)
@@ -44,8 +45,8 @@ ${PARSE_OPTIONS_HELP}
   -h, --help          Show this help
 
 Examples:
-  robots check --robots examples/robots.txt --agent Googlebot examples/urls.txt
-  cat urls.txt | robots check --robots robots.txt --agent Bingbot - | grep ^disallowed
+  robots check --robots robots.txt --agent Googlebot urls.txt
+  grep . urls.txt | robots check --robots robots.txt --agent Bingbot - | grep ^disallowed
   robots check --robots robots.txt --agent Googlebot --format jsonl --rule urls.txt
   robots check --robots robots.txt --agent Googlebot --count -q urls.txt
   robots check --fetch --agent ExampleBot --user-agent "ExampleBot/1.0" urls-of-many-sites.txt
@@ -233,9 +234,11 @@ export async function runCheck(args: string[]): Promise<number> {
   if (!options.quiet) {
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? Math.round(total / seconds) : total;
+    // Grouped as the progress line groups them, which the summary replaces on a terminal.
+    const grouped = (count: number) => count.toLocaleString("en-US");
     process.stderr.write(
-      `robots check: ${plural(total, "URL")}, ${allowedCount} allowed, ${total - allowedCount} disallowed ` +
-        `in ${seconds.toFixed(3)} s (${rate.toLocaleString("en-US")} URLs/s)\n`,
+      `robots check: ${grouped(total)} ${total === 1 ? "URL" : "URLs"}, ${grouped(allowedCount)} allowed, ${grouped(total - allowedCount)} disallowed ` +
+        `in ${seconds.toFixed(3)} s (${grouped(rate)} URLs/s)\n`,
     );
   }
   return 0;

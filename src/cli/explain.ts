@@ -27,7 +27,7 @@ ${PARSE_OPTIONS_HELP}
 
 Examples:
   robots explain robots.txt https://example.com/private/x --agent Googlebot
-  robots explain robots.txt /search?q=a --agent googlebot-news --agent googlebot
+  robots explain robots.txt '/search?q=a' --agent googlebot-news --agent googlebot
   robots explain --json robots.txt https://example.com/a.gif --agent Bingbot
 `;
 

@@ -45,11 +45,11 @@ Options:
   -v, --version  Show the version
       --debug    Show stack traces of internal errors
 
-Examples:
-  robots check --robots examples/robots.txt --agent Googlebot examples/urls.txt
-  robots explain examples/robots.txt https://www.example.com/static/a.css --agent Bingbot
-  robots lint examples/robots.txt
-  robots allowed examples/robots.txt Googlebot https://www.example.com/
+Examples (a checkout of the project has these files in examples/):
+  robots check --robots robots.txt --agent Googlebot urls.txt
+  robots explain robots.txt https://www.example.com/static/a.css --agent Bingbot
+  robots lint robots.txt
+  robots allowed robots.txt Googlebot https://www.example.com/
   robots fetch https://www.example.com/private/page --agent Googlebot
   robots meta page.html --agent Googlebot --header "X-Robots-Tag: noarchive"
 `;
