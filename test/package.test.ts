@@ -45,9 +45,9 @@ beforeAll(() => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("the packed package", () => {
-  it("ships dist/, the README, the licence and package.json, and nothing else", () => {
+  it("ships dist/, the README and the behaviour page it links, the licence and package.json, and nothing else", () => {
     const paths = files.map((file) => file.path);
-    expect(paths.filter((path) => !path.startsWith("dist/"))).toEqual(["LICENSE", "README.md", "package.json"]);
+    expect(paths.filter((path) => !path.startsWith("dist/"))).toEqual(["LICENSE", "README.md", "docs/behaviour.md", "package.json"]);
     for (const entry of ["dist/index.js", "dist/index.d.ts", "dist/parallel.js", "dist/parallel-worker.js", "dist/reference/index.js", "dist/robots.wasm", "dist/cli/main.js"]) {
       expect(paths).toContain(entry);
     }
