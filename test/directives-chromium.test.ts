@@ -76,6 +76,27 @@ const DECLARING = [
   `<!-- x --!><meta charset="iso-2022-jp">${HIDDEN}`,
   `<meta charset="iso&#45;2022-jp">${HIDDEN}`,
   `<meta charset="iso-2022-jp&#32;">${HIDDEN}`,
+  // Elements whose text holds no tags (xmp, noframes); a base tag that does not end the head.
+  `<xmp><meta charset="iso-2022-jp"></xmp>${HIDDEN}`,
+  `<noframes><meta charset="iso-2022-jp"></noframes>${HIDDEN}`,
+  `<head><title>${"t".repeat(1100)}</title><base href=/><meta charset="iso-2022-jp">${HIDDEN}`,
+  // A script's escape ends at -->: the meta tag after the next script counts.
+  `<script><!-- --><script></script><meta charset="iso-2022-jp">${HIDDEN}`,
+  // A charset attribute before a content one; a content's charset spelt by a reference or in capitals.
+  `<meta charset="iso-2022-jp" http-equiv=content-type content="text/html; charset=windows-1252">${HIDDEN}`,
+  `<meta http-equiv=content-type content="text/html; &#99;harset=iso-2022-jp">${HIDDEN}`,
+  `<meta http-equiv=content-type content="text/html; CHARSET=iso-2022-jp">${HIDDEN}`,
+  // An attribute name that starts with "=".
+  `<meta =' charset=iso-2022-jp '>${HIDDEN}`,
+  // http-equiv compared as written: spaces, NBSP or VT around it make it another value.
+  `<meta http-equiv=" content-type " content="text/html; charset=iso-2022-jp">${HIDDEN}`,
+  `<meta http-equiv="content-type\xa0" content="text/html; charset=iso-2022-jp">${HIDDEN}`,
+  `<meta http-equiv="content-type\x0b" content="text/html; charset=iso-2022-jp">${HIDDEN}`,
+  // An XML declaration read to its first >, however far; its first "encoding", even inside a longer name.
+  `<?xml version="1.0"${" ".repeat(1100)} encoding="iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0" xencoding="iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0" encoding\x01=\x02'iso-2022-jp'?><html>${HIDDEN}`,
+  `<?xml version="1.0" encoding-x="windows-1252" encoding="iso-2022-jp"?><html>${HIDDEN}`,
 ];
 
 /** Pages as bytes, not Latin-1 text: UTF-16 without a byte order mark, known by its XML declaration. */

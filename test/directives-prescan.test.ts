@@ -142,6 +142,44 @@ describe("prescan: where a declaration counts", () => {
     expect(prescanEncoding(Buffer.from("<?xml version='1.0'?>", "utf16le"), encodingOf)).toBe("utf-16le");
     expect(prescanEncoding(Buffer.from("<?xml version='1.0'?>", "utf16le").swap16(), encodingOf)).toBe("utf-16be");
   });
+
+  it("reads an XML declaration to its first > however far, and the first \"encoding\" in it, as Chromium does", () => {
+    expect(prescan(`<?xml version="1.0"${" ".repeat(1100)} encoding="iso-2022-jp"?>`)).toBe("iso-2022-jp");
+    expect(prescan('<?xml version="1.0" xencoding="iso-2022-jp"?>')).toBe("iso-2022-jp");
+    expect(prescan("<?xml version=\"1.0\" encoding\x01 =\x02 'iso-2022-jp'?>")).toBe("iso-2022-jp");
+    // The first "encoding" decides, though a later one would name an encoding.
+    expect(prescan('<?xml version="1.0" encoding-x="windows-1252" encoding="iso-2022-jp"?>')).toBeUndefined();
+    expect(prescan('<?xml version="1.0" encoding="iso-2022-jp"')).toBeUndefined(); // no >
+  });
+});
+
+describe("prescan: which meta tags declare (against Chromium: directives-chromium.test.ts)", () => {
+  it("reads no tags in xmp or noframes, and a base tag does not end the head", () => {
+    expect(prescan("<xmp><meta charset=iso-2022-jp></xmp>")).toBeUndefined();
+    expect(prescan("<noframes><meta charset=iso-2022-jp></noframes>")).toBeUndefined();
+    expect(prescan(`<head><title>${"t".repeat(1100)}</title><base href=/><meta charset=iso-2022-jp>`)).toBe("iso-2022-jp");
+  });
+
+  it("ends a script's escape at -->", () => {
+    expect(prescan("<script><!-- --><script></script><meta charset=iso-2022-jp>")).toBe("iso-2022-jp");
+  });
+
+  it("takes a charset attribute before a later content one, and a content's charset spelt by a reference or in capitals", () => {
+    expect(prescan('<meta charset=iso-2022-jp http-equiv=content-type content="text/html; charset=utf-8">')).toBe("iso-2022-jp");
+    expect(prescan('<meta http-equiv=content-type content="text/html; &#99;harset=iso-2022-jp">')).toBe("iso-2022-jp");
+    expect(prescan('<meta http-equiv=content-type content="text/html; CHARSET=iso-2022-jp">')).toBe("iso-2022-jp");
+  });
+
+  it("reads an attribute name that starts with =", () => {
+    expect(prescan("<meta =' charset=iso-2022-jp '>")).toBe("iso-2022-jp");
+  });
+
+  it("compares http-equiv as written: spaces, NBSP or VT around content-type make another value", () => {
+    for (const value of [" content-type ", "content-type\xa0", "content-type\x0b", "\tcontent-type"]) {
+      expect(prescan(`<meta http-equiv="${value}" content="text/html; charset=iso-2022-jp">`), JSON.stringify(value)).toBeUndefined();
+    }
+    expect(prescan('<meta http-equiv="Content-TYPE" content="text/html; charset=iso-2022-jp">')).toBe("iso-2022-jp");
+  });
 });
 
 describe("prescan: a charset in a content attribute (HTML 2.5.9)", () => {

@@ -193,8 +193,10 @@ function scriptEnd(bytes: Uint8Array, from: number): number {
 /**
  * The encoding of an XML declaration that starts the page: UTF-16 when its first characters are
  * `<?x` in UTF-16 (no byte order mark), else the label of its `encoding` pseudo-attribute when it
- * names an encoding (UTF-16 read as UTF-8, as for a meta tag: the bytes are ASCII). Lower-case
- * `<?xml` only, as Chromium reads it.
+ * names an encoding (UTF-16 read as UTF-8, as for a meta tag: the bytes are ASCII). As Chromium
+ * reads it: lower-case `<?xml` only, the declaration up to the first `>` however far that is (not
+ * only in the first PRESCAN_BYTES), and in it the first `encoding` followed, past spaces and
+ * control bytes, by `=` and a quoted value.
  */
 function xmlEncoding(bytes: Uint8Array, encodingOf: EncodingOf): string | undefined {
   const starts = (...pattern: number[]) => pattern.every((byte, i) => bytes[i] === byte);
@@ -203,8 +205,10 @@ function xmlEncoding(bytes: Uint8Array, encodingOf: EncodingOf): string | undefi
   if (!starts(0x3c, 0x3f, 0x78, 0x6d, 0x6c)) return undefined;
   const end = bytes.indexOf(GREATER, 5);
   if (end < 0) return undefined;
-  const declaration = latin1.decode(bytes.subarray(5, Math.min(end, PRESCAN_BYTES)));
-  const label = /\sencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(declaration);
+  const declaration = latin1.decode(bytes.subarray(5, end));
+  const name = declaration.indexOf("encoding");
+  if (name < 0) return undefined;
+  const label = /^[\0- ]*=[\0- ]*(?:"([^"]*)"|'([^']*)')/.exec(declaration.slice(name + 8));
   if (label === null) return undefined;
   const encoding = encodingOf(label[1] ?? label[2]!);
   return encoding === "utf-16le" || encoding === "utf-16be" ? "utf-8" : encoding;
@@ -270,7 +274,8 @@ function readMeta(bytes: Uint8Array, from: number, encodingOf: EncodingOf): { en
     const value = lowerText(bytes, attribute.valueStart, attribute.valueEnd);
     const decoded = value.includes("&") ? decodeAttributeValue(value) : value;
     if (name === "http-equiv") {
-      if (decoded.trim() === "content-type") gotPragma = true;
+      // Compared as it is: Chromium trims no spaces (nor NBSP, which trim() would).
+      if (decoded === "content-type") gotPragma = true;
     } else if (name === "content") {
       const label = charsetInContent(decoded);
       const fromContent = label === undefined ? undefined : encodingOf(label);
