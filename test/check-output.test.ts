@@ -59,3 +59,14 @@ describe("check output in parts", () => {
     expect([...formatBatch("tsv", many.batch, many.result, undefined)]).toHaveLength(1);
   });
 });
+
+describe("check output: terminal controls", () => {
+  // The URLs are the user's own input, written as read (JSON-encoded in jsonl); a rule line is the site's text.
+  it("escapes a rule line's bidi overrides and C1 controls in JSON lines (jsonText), which read back as the same text", () => {
+    const rules = ruleTexts(["Disallow: /x\u202e\u009b[2J"]);
+    const output = Buffer.concat([...formatBatch("jsonl", Buffer.from("https://a.com/x"), { allowed: Uint8Array.of(0), lines: Uint32Array.of(1) }, rules)]).toString();
+    expect(output).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
+    expect(output).toContain('"rule":"Disallow: /x\\u202e\\u009b[2J"');
+    expect(JSON.parse(output)).toEqual({ url: "https://a.com/x", allowed: false, line: 1, rule: "Disallow: /x\u202e\u009b[2J" });
+  });
+});

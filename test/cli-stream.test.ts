@@ -156,6 +156,10 @@ describe("robots check on URL lists that are not plain UTF-8 lines", () => {
     ["UTF-16LE", Buffer.from("https://e.com/\u4e00\u0100\u3000/a\nhttps://e.com/private/b\n", "utf16le"), WITHOUT_MARK],
     ["UTF-16BE", Buffer.from("https://e.com/\u4e00\u0100\u3000/a\nhttps://e.com/private/b\n", "utf16le").swap16(), WITHOUT_MARK],
     ["UTF-16LE", Buffer.from("https://\u4f8b\u3048.jp/\u65e5\u672c\u8a9e\u306e\u30da\u30fc\u30b8\u3067\u3059\u3088\u306d\u65e5\u672c\u8a9e\u306e\u30da\u30fc\u30b8\u3067\u3059\n/private/b\n", "utf16le"), WITHOUT_MARK],
+    // Past Latin-1 first, ASCII after, within the 32 pairs read; four characters, the fewest read; three NULs in four pairs in one place, the least.
+    ["UTF-16LE", Buffer.from("\u4f8b\u4f8b\u4f8b\u4f8b\u4f8b\u4f8b\u4f8b\u4f8b/private/a\n", "utf16le"), WITHOUT_MARK],
+    ["UTF-16LE", Buffer.from("/ab\n", "utf16le"), WITHOUT_MARK],
+    ["UTF-16LE", Buffer.from("abcdef\u4e00\u4e00", "utf16le"), WITHOUT_MARK],
   ])("refuses a %s list (its URLs would match no rule), with exit code 2: %#", (_, bytes, message) => {
     const file = join(work, "utf16.txt");
     writeFileSync(file, bytes);
@@ -170,6 +174,13 @@ describe("robots check on URL lists that are not plain UTF-8 lines", () => {
     expect(robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", file]).stdout).toBe("allowed\t/a\0b\t0\ndisallowed\t/private/\0\t2\nallowed\t/c\t0\n");
     writeFileSync(file, Buffer.from("/x\n", "utf16le"));
     expect(robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", file]).code).toBe(0);
+    // Three NULs in one place of their pairs (four are needed); four against three (three in four
+    // are needed in one place); NULs in both places.
+    for (const list of ["/a\0b\0c\0d\n/e\n", "/\0\0a\0\0b\0\0c\0/d\n", `/${"\0".repeat(8)}/x\n`]) {
+      writeFileSync(file, list);
+      const result = robots(["check", "--robots", ROBOTS, "--agent", "x", "-q", file]);
+      expect([result.code, result.stdout.split("\n").length - 1], JSON.stringify(list)).toEqual([0, list.split("\n").length - 1]);
+    }
   });
 
   it("names the line of a URL longer than MAX_URL_BYTES (exit code 2)", () => {
