@@ -28,8 +28,8 @@ export type RobotsErrorCode =
    */
   | "ROBOTS_ERR_INVALID_OPTION"
   /**
-   * The WebAssembly module could not be loaded (bytes given to `init()` that are not this engine's
-   * module), or it failed internally (a bug: please report it), or
+   * The WebAssembly module could not be loaded (bytes given to `init()` or `initSync()` that are
+   * not this engine's module), or it failed internally (a bug: please report it), or
    * a worker of a `RobotsWorkerPool` died (out of memory, or stopped from outside): close the pool.
    */
   | "ROBOTS_ERR_WASM"

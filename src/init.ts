@@ -26,11 +26,15 @@ export function decodeBase64(base64: string): Uint8Array {
 }
 
 /**
- * Refuses a source of a kind the loader does not take (a string, a number, a plain object): the
- * caller's mistake, which the loader would report as a failure of the module (ROBOTS_ERR_WASM).
+ * Refuses a source of a kind the loader does not take (a string, a number, a plain object, a
+ * DataView): the caller's mistake, which the loader would report as a failure of the module
+ * (ROBOTS_ERR_WASM). `null` is no source, as `undefined` (the embedded module); buffers are known
+ * by their tag, so that one from another realm (a vm context, as under Jest) passes as before.
  */
 function checkSource(source: unknown, call: string, responses: boolean): void {
-  if (source === undefined || source instanceof ArrayBuffer || ArrayBuffer.isView(source) || source instanceof WebAssembly.Module) return;
+  if (source === undefined || source === null || source instanceof WebAssembly.Module) return;
+  const tag = Object.prototype.toString.call(source);
+  if (tag === "[object ArrayBuffer]" || (ArrayBuffer.isView(source) && tag !== "[object DataView]")) return;
   if (responses && ((typeof Response !== "undefined" && source instanceof Response) ||
     (source !== null && typeof source === "object" && typeof (source as { then?: unknown }).then === "function"))) return;
   const kinds = responses ? "the module's bytes, a WebAssembly.Module, a Response or a promise of one" : "the module's bytes or a WebAssembly.Module";

@@ -224,11 +224,12 @@ describe("robots allowed", () => {
     expect(robots(["allowed", "-", "x", "http://a.com/robots.txt"], "User-agent: *\nDisallow: /\n").code).toBe(1);
   });
 
-  it("takes a whole User-Agent header as AGENT (a URL inside it is not a URL first)", () => {
-    const header = "Mozilla/5.0 (compatible; FooBot/2.1; +http://www.example.com/bot.html)";
-    expect(robots(["allowed", EXPLAIN_FILE, header, "http://a.com/private"])).toEqual({
-      code: 1, stdout: `user-agent '${header}' with URI 'http://a.com/private': DISALLOWED\n`, stderr: "",
-    });
+  it("takes a whole User-Agent header as AGENT (a URL inside it is not a URL first), and a product/version that looks like a host and path", () => {
+    for (const agent of ["Mozilla/5.0 (compatible; FooBot/2.1; +http://www.example.com/bot.html)", "Validator.nu/LV"]) {
+      expect(robots(["allowed", EXPLAIN_FILE, agent, "http://a.com/private"])).toEqual({
+        code: 1, stdout: `user-agent '${agent}' with URI 'http://a.com/private': DISALLOWED\n`, stderr: "",
+      });
+    }
   });
 
   it("shows the URL and the agent with their controls as escapes", () => {
@@ -359,6 +360,9 @@ describe("help, version and errors", () => {
     // explain's order (URL, then agent) given to allowed.
     [["allowed", EXPLAIN_FILE, "http://a.com/private", "FooBot"], /^robots: allowed: AGENT "http:\/\/a\.com\/private" looks like a URL \(the arguments are FILE AGENT URL\)$/],
     [["allowed", EXPLAIN_FILE, "/private", "FooBot"], /^robots: allowed: AGENT "\/private" looks like a URL/],
+    [["allowed", EXPLAIN_FILE, "www.example.com/private", "FooBot"], /^robots: allowed: AGENT "www\.example\.com\/private" looks like a URL/],
+    // An option with a short form is named by its long one.
+    [["allowed", "--quiet=1", EXPLAIN_FILE, "a", "/"], /^robots: allowed: --quiet takes no value$/],
     [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--format", "csv"], /--format must be tsv or jsonl/],
     [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--workers", "0"], /--workers must be an integer from 1 to 256, got "0"/],
     [["check", "--robots", "-", "--agent", "x"], /cannot both come from standard input/],

@@ -97,6 +97,10 @@ const DECLARING = [
   `<?xml version="1.0" xencoding="iso-2022-jp"?><html>${HIDDEN}`,
   `<?xml version="1.0" encoding\x01=\x02'iso-2022-jp'?><html>${HIDDEN}`,
   `<?xml version="1.0" encoding-x="windows-1252" encoding="iso-2022-jp"?><html>${HIDDEN}`,
+  // Bytes past 0x7F are skipped around = as spaces are (Chromium compares a signed char with space).
+  `<?xml version="1.0" encoding=\xa0"iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0" encoding\x80= \xff'iso-2022-jp'?><html>${HIDDEN}`,
+  `<?xml version="1.0" ENCODING="iso-2022-jp"?><html>${HIDDEN}`,
 ];
 
 /** Pages as bytes, not Latin-1 text: UTF-16 without a byte order mark, known by its XML declaration. */

@@ -147,6 +147,9 @@ describe("prescan: where a declaration counts", () => {
     expect(prescan(`<?xml version="1.0"${" ".repeat(1100)} encoding="iso-2022-jp"?>`)).toBe("iso-2022-jp");
     expect(prescan('<?xml version="1.0" xencoding="iso-2022-jp"?>')).toBe("iso-2022-jp");
     expect(prescan("<?xml version=\"1.0\" encoding\x01 =\x02 'iso-2022-jp'?>")).toBe("iso-2022-jp");
+    expect(prescan("<?xml version=\"1.0\" encoding=\xa0\"iso-2022-jp\"?>")).toBe("iso-2022-jp");
+    expect(prescan("<?xml version=\"1.0\" encoding\x80= \xff'iso-2022-jp'?>")).toBe("iso-2022-jp");
+    expect(prescan('<?xml version="1.0" ENCODING="iso-2022-jp"?>')).toBeUndefined(); // "encoding" in lower case
     // The first "encoding" decides, though a later one would name an encoding.
     expect(prescan('<?xml version="1.0" encoding-x="windows-1252" encoding="iso-2022-jp"?>')).toBeUndefined();
     expect(prescan('<?xml version="1.0" encoding="iso-2022-jp"')).toBeUndefined(); // no >

@@ -5,6 +5,7 @@
  * with hundreds of matches, and metadata after dispose.
  */
 import { readFileSync } from "node:fs";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it, vi } from "vitest";
 import { initSync, isRobotsError, originOf, parseCrawlDelay, Robots, RobotsCache, robotsUrl } from "../src/index.js";
 import { parseWith } from "../src/robots.js";
@@ -28,7 +29,7 @@ describe("init", () => {
   it("refuses a source of the wrong kind as the caller's mistake (ROBOTS_ERR_INVALID_OPTION), then loads", async () => {
     vi.resetModules();
     const { init, initSync: loadNow, defaultEngine } = await import("../src/init.js");
-    for (const source of ["robots.wasm", 42, { bytes: NOT_WASM }, null]) {
+    for (const source of ["robots.wasm", 42, { bytes: NOT_WASM }, new DataView(NOT_WASM.buffer)]) {
       await expect(init(source as never)).rejects.toEqual(withCode("ROBOTS_ERR_INVALID_OPTION", /init\(\) takes the module's bytes, a WebAssembly.Module, a Response or a promise of one, got/));
       expect(() => loadNow(source as never)).toThrowError(withCode("ROBOTS_ERR_INVALID_OPTION", /initSync\(\) takes the module's bytes or a WebAssembly.Module, got/));
     }
@@ -38,6 +39,22 @@ describe("init", () => {
     await expect(init(Promise.resolve(new Response(NOT_WASM)))).rejects.toEqual(withCode("ROBOTS_ERR_WASM"));
     await expect(init(new WebAssembly.Module(readFileSync(new URL("../build/release.wasm", import.meta.url))))).resolves.toBeUndefined();
     expect(defaultEngine("the test")).toBeDefined();
+  });
+
+  it("takes null as no source (the embedded module), and a buffer made in another realm", async () => {
+    vi.resetModules();
+    const first = await import("../src/init.js");
+    first.initSync(null as never);
+    expect(first.defaultEngine("the test")).toBeDefined();
+    vi.resetModules();
+    const second = await import("../src/init.js");
+    const wasm = readFileSync(new URL("../build/release.wasm", import.meta.url));
+    // As under Jest's vm contexts: not an instance of this realm's ArrayBuffer.
+    const foreign = runInNewContext(`new ArrayBuffer(${wasm.length})`) as ArrayBuffer;
+    expect(foreign instanceof ArrayBuffer).toBe(false);
+    new Uint8Array(foreign).set(wasm);
+    second.initSync(foreign);
+    expect(second.defaultEngine("the test")).toBeDefined();
   });
 
   it("after initSync() does not load again (the source it is given is not even read)", async () => {

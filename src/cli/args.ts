@@ -53,7 +53,9 @@ export function parseCommand<T>(command: string, parse: () => T): T {
  */
 function argumentProblem(command: string, error: Error & { code?: string }): string {
   const message = error.message;
-  const option = /^(?:Unknown option|Option) '(-[^' ]*)/.exec(message)?.[1];
+  // An option with a short form is written "'-q, --quiet'": the long name is meant.
+  const names = /^(?:Unknown option|Option) '(-[^' ,]*)(?:, (--[^' ]+))?/.exec(message);
+  const option = names?.[2] ?? names?.[1];
   if (option !== undefined) {
     if (error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
       return `unknown option ${option} (see robots ${command} --help; an argument that starts with "-" and is no option goes after --)`;

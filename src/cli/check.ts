@@ -7,6 +7,7 @@ import { CHECK_FETCH_HELP, checkFetchOptions, fetchClassifier } from "./check-fe
 import { formatBatch, formatCounts, ruleTexts, type CheckFormat, type RuleTexts } from "./check-output.js";
 import { FETCH_OPTIONS } from "./fetch.js";
 import { CliError } from "./cli-error.js";
+import { grouped, plural } from "./format.js";
 import { lineBatches } from "./line-batches.js";
 import { write } from "./write.js";
 import { Progress } from "./progress.js";
@@ -234,10 +235,8 @@ export async function runCheck(args: string[]): Promise<number> {
   if (!options.quiet) {
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? Math.round(total / seconds) : total;
-    // Grouped as the progress line groups them, which the summary replaces on a terminal.
-    const grouped = (count: number) => count.toLocaleString("en-US");
     process.stderr.write(
-      `robots check: ${grouped(total)} ${total === 1 ? "URL" : "URLs"}, ${grouped(allowedCount)} allowed, ${grouped(total - allowedCount)} disallowed ` +
+      `robots check: ${plural(total, "URL")}, ${grouped(allowedCount)} allowed, ${grouped(total - allowedCount)} disallowed ` +
         `in ${seconds.toFixed(3)} s (${grouped(rate)} URLs/s)\n`,
     );
   }

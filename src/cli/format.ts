@@ -8,7 +8,12 @@ export function clip(text: string): string {
 }
 
 export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
+  return `${grouped(count)} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** A count with its thousands grouped (12,345), as every count the CLI shows. */
+export function grouped(count: number): string {
+  return count.toLocaleString("en-US");
 }
 
 /** "the group at line 3" / "the groups at lines 3 and 10". */

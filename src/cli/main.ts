@@ -45,7 +45,7 @@ Options:
   -v, --version  Show the version
       --debug    Show stack traces of internal errors
 
-Examples (a checkout of the project has these files in examples/):
+Examples (a checkout of the project has the robots.txt and urls.txt in examples/):
   robots check --robots robots.txt --agent Googlebot urls.txt
   robots explain robots.txt https://www.example.com/static/a.css --agent Bingbot
   robots lint robots.txt

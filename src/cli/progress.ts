@@ -4,6 +4,7 @@
  * TERM=dumb); redrawn at most every 100 ms, within the terminal's width.
  */
 import type { Writable } from "node:stream";
+import { grouped, plural } from "./format.js";
 
 const REDRAW_MS = 100;
 const BAR_WIDTH = 20;
@@ -33,7 +34,7 @@ export class Progress {
     this.#lastDraw = now;
     const seconds = (now - this.#started) / 1000;
     const rate = seconds > 0 ? Math.round(urls / seconds) : 0;
-    let line = `robots check: ${urls.toLocaleString("en-US")} ${urls === 1 ? "URL" : "URLs"}, ${rate.toLocaleString("en-US")} URLs/s`;
+    let line = `robots check: ${plural(urls, "URL")}, ${grouped(rate)} URLs/s`;
     const total = this.#totalBytes;
     if (total !== undefined && total > 0) {
       const done = Math.min(1, bytesRead / total);

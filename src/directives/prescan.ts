@@ -195,8 +195,8 @@ function scriptEnd(bytes: Uint8Array, from: number): number {
  * `<?x` in UTF-16 (no byte order mark), else the label of its `encoding` pseudo-attribute when it
  * names an encoding (UTF-16 read as UTF-8, as for a meta tag: the bytes are ASCII). As Chromium
  * reads it: lower-case `<?xml` only, the declaration up to the first `>` however far that is (not
- * only in the first PRESCAN_BYTES), and in it the first `encoding` followed, past spaces and
- * control bytes, by `=` and a quoted value.
+ * only in the first PRESCAN_BYTES), and in it the first `encoding` followed, past bytes up to
+ * space and past 0x7F (Chromium compares a signed char with space), by `=` and a quoted value.
  */
 function xmlEncoding(bytes: Uint8Array, encodingOf: EncodingOf): string | undefined {
   const starts = (...pattern: number[]) => pattern.every((byte, i) => bytes[i] === byte);
@@ -205,16 +205,19 @@ function xmlEncoding(bytes: Uint8Array, encodingOf: EncodingOf): string | undefi
   if (!starts(0x3c, 0x3f, 0x78, 0x6d, 0x6c)) return undefined;
   const end = bytes.indexOf(GREATER, 5);
   if (end < 0) return undefined;
-  const declaration = latin1.decode(bytes.subarray(5, end));
-  const name = declaration.indexOf("encoding");
-  if (name < 0) return undefined;
-  const label = /^[\0- ]*=[\0- ]*(?:"([^"]*)"|'([^']*)')/.exec(declaration.slice(name + 8));
+  // Searched in the bytes, and only what follows it decoded: a declaration may run for megabytes.
+  let name = 5;
+  while (name + ENCODING.length <= end && !ENCODING.every((byte, i) => bytes[name + i] === byte)) name++;
+  if (name + ENCODING.length > end) return undefined;
+  const label = /^[\0- \x80-\xff]*=[\0- \x80-\xff]*(?:"([^"]*)"|'([^']*)')/.exec(latin1.decode(bytes.subarray(name + ENCODING.length, end)));
   if (label === null) return undefined;
   const encoding = encodingOf(label[1] ?? label[2]!);
   return encoding === "utf-16le" || encoding === "utf-16be" ? "utf-8" : encoding;
 }
 
 const latin1 = new TextDecoder("latin1");
+/** `encoding`, in that case, as the XML declaration's pseudo-attribute is searched. */
+const ENCODING = [..."encoding"].map((c) => c.charCodeAt(0));
 
 /** Bytes [start, end) as text, ASCII letters lower-cased (what the prescan compares). */
 function lowerText(bytes: Uint8Array, start: number, end: number): string {

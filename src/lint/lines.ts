@@ -90,7 +90,7 @@ function keyFindings(info: LineInfo, line: SourceLine, input: LintInput): LintFi
 }
 
 /** A URL with a scheme or `//`, or a host name with a path (`www.example.com/private`): its path is meant. */
-const URL_OR_HOST = /^(?:(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*|www\.[^/?#]*|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?::\d+)?(?=\/))(.*)$/is;
+export const URL_OR_HOST = /^(?:(?:[a-z][a-z0-9+.-]*:)?\/\/[^/?#]*|www\.[^/?#]*|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?::\d+)?(?=\/))(.*)$/is;
 
 /**
  * The pattern meant by one without its leading slash: the path of a URL or host, `/*` before a
