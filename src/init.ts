@@ -36,7 +36,7 @@ function checkSource(source: unknown, call: string, responses: boolean): void {
   const tag = Object.prototype.toString.call(source);
   if (tag === "[object ArrayBuffer]" || (ArrayBuffer.isView(source) && tag !== "[object DataView]")) return;
   if (responses && ((typeof Response !== "undefined" && source instanceof Response) ||
-    (source !== null && typeof source === "object" && typeof (source as { then?: unknown }).then === "function"))) return;
+    (typeof source === "object" && typeof (source as { then?: unknown }).then === "function"))) return;
   const kinds = responses ? "the module's bytes, a WebAssembly.Module, a Response or a promise of one" : "the module's bytes or a WebAssembly.Module";
   throw new RobotsError("ROBOTS_ERR_INVALID_OPTION", `${call} takes ${kinds}, got ${describeValue(source)}`);
 }
