@@ -19,7 +19,8 @@ import { MAX_HEADER_BYTES } from "../src/node-transport.js";
 const RULES = `User-agent: *\n${"Allow: /page\n".repeat(2000)}Disallow: /\n`;
 const TIMEOUTS = { connectTimeout: 10_000, totalTimeout: 20_000 };
 
-const servers: Server[] = [];
+/** Servers to close after each test: http ones and the https one (both have these two). */
+const servers: Pick<Server, "closeAllConnections" | "close">[] = [];
 
 async function serve(listener: RequestListener, port = 0): Promise<{ server: Server; origin: string }> {
   const server = createServer(listener);
@@ -130,7 +131,7 @@ describe("node transport: https", () => {
   it("fetches over TLS, verifying the certificate: a self-signed one fails, and the same server passes once its certificate is trusted", async () => {
     const server = createTlsServer({ key: readFileSync(`${tls}key.pem`), cert: readFileSync(`${tls}cert.pem`) }, (_request, response) => response.end(RULES));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    servers.push(server as unknown as Server);
+    servers.push(server);
     const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const refused = await fetchRobots(`${origin}/robots.txt`, TIMEOUTS);
     expect(refused).toMatchObject({ outcome: "unreachable", reason: "network-error", status: null });
