@@ -6,8 +6,12 @@
  */
 type Globals = typeof globalThis;
 
-/** Bytes of a WebAssembly binary (BufferSource). */
-export type WasmBytes = ArrayBuffer | ArrayBufferView;
+/**
+ * Bytes of a WebAssembly binary: an ArrayBuffer or a typed array over one. (BufferSource also
+ * admits a DataView, which V8's WebAssembly refuses: init() refuses it too.)
+ */
+export type WasmBytes = ArrayBuffer | Int8Array | Uint8Array | Uint8ClampedArray | Int16Array | Uint16Array | Int32Array | Uint32Array |
+  Float32Array | Float64Array | BigInt64Array | BigUint64Array;
 
 /** A compiled `WebAssembly.Module`; `never` in a project without WebAssembly's types (it cannot make one anyway). */
 export type WasmModule = Globals extends { WebAssembly: { Module: { prototype: infer Module } } } ? Module : never;

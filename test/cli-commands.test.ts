@@ -224,8 +224,9 @@ describe("robots allowed", () => {
     expect(robots(["allowed", "-", "x", "http://a.com/robots.txt"], "User-agent: *\nDisallow: /\n").code).toBe(1);
   });
 
-  it("takes a whole User-Agent header as AGENT (a URL inside it is not a URL first), and a product/version that looks like a host and path", () => {
-    for (const agent of ["Mozilla/5.0 (compatible; FooBot/2.1; +http://www.example.com/bot.html)", "Validator.nu/LV"]) {
+  it("takes a whole User-Agent header as AGENT (a URL inside it is not a URL first), a product/version that looks like a host and path, and a scheme without //", () => {
+    // `Bot:/1` has a scheme-like start but not `://`: an agent.
+    for (const agent of ["Mozilla/5.0 (compatible; FooBot/2.1; +http://www.example.com/bot.html)", "Validator.nu/LV", "Bot:/1"]) {
       expect(robots(["allowed", EXPLAIN_FILE, agent, "http://a.com/private"])).toEqual({
         code: 1, stdout: `user-agent '${agent}' with URI 'http://a.com/private': DISALLOWED\n`, stderr: "",
       });
@@ -361,6 +362,11 @@ describe("help, version and errors", () => {
     [["allowed", EXPLAIN_FILE, "http://a.com/private", "FooBot"], /^robots: allowed: AGENT "http:\/\/a\.com\/private" looks like a URL \(the arguments are FILE AGENT URL\)$/],
     [["allowed", EXPLAIN_FILE, "/private", "FooBot"], /^robots: allowed: AGENT "\/private" looks like a URL/],
     [["allowed", EXPLAIN_FILE, "www.example.com/private", "FooBot"], /^robots: allowed: AGENT "www\.example\.com\/private" looks like a URL/],
+    // A URL with a scheme is refused whatever the agent after it (a product/version has a `/`, so
+    // the host-and-path check does not apply) and whatever the scheme or its case.
+    [["allowed", EXPLAIN_FILE, "http://a.com/private", "FooBot/2.1"], /^robots: allowed: AGENT "http:\/\/a\.com\/private" looks like a URL/],
+    [["allowed", EXPLAIN_FILE, "ftp://a.com/private", "FooBot/2.1"], /^robots: allowed: AGENT "ftp:\/\/a\.com\/private" looks like a URL/],
+    [["allowed", EXPLAIN_FILE, "HTTP://A.COM/private", "FooBot/2.1"], /^robots: allowed: AGENT "HTTP:\/\/A\.COM\/private" looks like a URL/],
     // An option with a short form is named by its long one.
     [["allowed", "--quiet=1", EXPLAIN_FILE, "a", "/"], /^robots: allowed: --quiet takes no value$/],
     [["check", "--robots", EXPLAIN_FILE, "--agent", "x", "--format", "csv"], /--format must be tsv or jsonl/],

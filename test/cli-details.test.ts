@@ -93,6 +93,31 @@ describe("robots lint, the agents", () => {
   });
 });
 
+describe("counts of a thousand or more, grouped as every count the CLI shows", () => {
+  const rules = join(work, "rules-1200.txt");
+  writeFileSync(rules, `User-agent: *\n${Array.from({ length: 1200 }, (_, i) => `Disallow: /x${i}\n`).join("")}`);
+  const noColons = join(work, "no-colons-1200.txt");
+  writeFileSync(noColons, `User-agent: *\n${Array.from({ length: 1200 }, (_, i) => `Disallow /x${i}\n`).join("")}`);
+  const delays = join(work, "delays-1200.txt");
+  writeFileSync(delays, `User-agent: *\n${"Crawl-delay: 1\n".repeat(1200)}Disallow: /x\n`);
+
+  it("in lint's agents and summary (warnings and info too)", () => {
+    expect(robots(["lint", rules]).stdout).toContain("\n  * (every other agent): the group at line 1, 1,200 rules\n");
+    expect(robots(["lint", noColons]).stdout).toMatch(/\n0 errors, 1,200 warnings, \d+ info\n$/);
+    expect(robots(["lint", delays]).stdout).toMatch(/\n0 errors, \d+ warnings?, 1,200 info\n$/);
+  });
+
+  it("in explain's rule count", () => {
+    expect(robots(["explain", rules, "/y", "--agent", "a"]).stdout).toContain("(the global fallback): 1,200 rules\n");
+  });
+
+  it("with a comma whatever the locale (the summary is read by scripts)", () => {
+    const german = { ...process.env, LC_ALL: "de_DE.UTF-8", LANG: "de_DE.UTF-8" };
+    const urls = Array.from({ length: 1500 }, (_, i) => `/p/${i}`).join("\n");
+    expect(robots(["check", "--robots", rules, "--agent", "a", "--count"], urls, german).stderr).toMatch(/^robots check: 1,500 URLs, 1,500 allowed, 0 disallowed in /);
+  });
+});
+
 describe("robots lint --strict", () => {
   it("exits 2, not 1, when there are errors and warnings both", () => {
     // --strict makes warnings exit 1 only when there is no error.

@@ -101,6 +101,16 @@ const DECLARING = [
   `<?xml version="1.0" encoding=\xa0"iso-2022-jp"?><html>${HIDDEN}`,
   `<?xml version="1.0" encoding\x80= \xff'iso-2022-jp'?><html>${HIDDEN}`,
   `<?xml version="1.0" ENCODING="iso-2022-jp"?><html>${HIDDEN}`,
+  // "encoding" right after "<?xml"; NUL and 0x80 skipped around =, DEL not; "encoding" not
+  // followed by =; an encoding attribute of a tag after the declaration's first >.
+  `<?xmlencoding="iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0" encoding\x00=\x00"iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0" encoding=\x80"iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0" encoding\x7f="iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0" encoding=\x7f"iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0" encoding-x="iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0" encoding "iso-2022-jp"?><html>${HIDDEN}`,
+  `<?xml version="1.0"?><p encoding="iso-2022-jp"><html>${HIDDEN}`,
 ];
 
 /** Pages as bytes, not Latin-1 text: UTF-16 without a byte order mark, known by its XML declaration. */

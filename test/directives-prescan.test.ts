@@ -153,6 +153,18 @@ describe("prescan: where a declaration counts", () => {
     // The first "encoding" decides, though a later one would name an encoding.
     expect(prescan('<?xml version="1.0" encoding-x="windows-1252" encoding="iso-2022-jp"?>')).toBeUndefined();
     expect(prescan('<?xml version="1.0" encoding="iso-2022-jp"')).toBeUndefined(); // no >
+    // "encoding" is searched from the sixth byte, right after "<?xml".
+    expect(prescan('<?xmlencoding="iso-2022-jp"?>')).toBe("iso-2022-jp");
+    // NUL and 0x80 are skipped on either side of =; DEL is not.
+    expect(prescan('<?xml version="1.0" encoding\x00=\x00"iso-2022-jp"?>')).toBe("iso-2022-jp");
+    expect(prescan('<?xml version="1.0" encoding=\x80"iso-2022-jp"?>')).toBe("iso-2022-jp");
+    expect(prescan('<?xml version="1.0" encoding\x7f="iso-2022-jp"?>')).toBeUndefined();
+    expect(prescan('<?xml version="1.0" encoding=\x7f"iso-2022-jp"?>')).toBeUndefined();
+    // The first "encoding" must be followed by = (after skipped bytes): not by -x=, nor by a space and a quote.
+    expect(prescan('<?xml version="1.0" encoding-x="iso-2022-jp"?>')).toBeUndefined();
+    expect(prescan('<?xml version="1.0" encoding "iso-2022-jp"?>')).toBeUndefined();
+    // The declaration ends at its first >: an attribute of a later tag is not in it.
+    expect(prescan('<?xml version="1.0"?><p encoding="iso-2022-jp">')).toBeUndefined();
   });
 });
 

@@ -29,7 +29,8 @@ describe("init", () => {
   it("refuses a source of the wrong kind as the caller's mistake (ROBOTS_ERR_INVALID_OPTION), then loads", async () => {
     vi.resetModules();
     const { init, initSync: loadNow, defaultEngine } = await import("../src/init.js");
-    for (const source of ["robots.wasm", 42, { bytes: NOT_WASM }, new DataView(NOT_WASM.buffer)]) {
+    // A SharedArrayBuffer is refused by WebAssembly itself; `then` that is not a function makes no promise.
+    for (const source of ["robots.wasm", 42, { bytes: NOT_WASM }, new DataView(NOT_WASM.buffer), new SharedArrayBuffer(4), { then: 1 }]) {
       await expect(init(source as never)).rejects.toEqual(withCode("ROBOTS_ERR_INVALID_OPTION", /init\(\) takes the module's bytes, a WebAssembly.Module, a Response or a promise of one, got/));
       expect(() => loadNow(source as never)).toThrowError(withCode("ROBOTS_ERR_INVALID_OPTION", /initSync\(\) takes the module's bytes or a WebAssembly.Module, got/));
     }
@@ -62,6 +63,28 @@ describe("init", () => {
     const { init, initSync: loadNow } = await import("../src/init.js");
     loadNow();
     await expect(init(NOT_WASM)).resolves.toBeUndefined();
+  });
+
+  it("refuses a source of the wrong kind once loaded too (the call is as wrong as before the load)", async () => {
+    vi.resetModules();
+    const { init, initSync: loadNow } = await import("../src/init.js");
+    loadNow();
+    await expect(init("robots.wasm" as never)).rejects.toEqual(withCode("ROBOTS_ERR_INVALID_OPTION"));
+    expect(() => loadNow("robots.wasm" as never)).toThrowError(withCode("ROBOTS_ERR_INVALID_OPTION"));
+  });
+
+  it("loads from any typed array over the module's bytes, not only a Uint8Array", async () => {
+    const wasm = readFileSync(new URL("../build/release.wasm", import.meta.url));
+    const copy = new ArrayBuffer(wasm.length);
+    new Uint8Array(copy).set(wasm);
+    vi.resetModules();
+    const first = await import("../src/init.js");
+    first.initSync(new Int8Array(copy));
+    expect(first.defaultEngine("the test")).toBeDefined();
+    vi.resetModules();
+    const second = await import("../src/init.js");
+    await second.init(new Uint8ClampedArray(copy));
+    expect(second.defaultEngine("the test")).toBeDefined();
   });
 });
 

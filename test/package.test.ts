@@ -129,11 +129,15 @@ describe("the packed package", () => {
   // `BufferSource`; Node projects often name their own without it. (The DOM's WebAssembly.Module
   // is an empty interface, which any value fits: only without it can a wrong source be refused.)
   it.each([
-    ["the default libraries", {}, ""],
-    ["ES2022 only, no DOM (a Node project)", { lib: ["ES2022"] }, "// @ts-expect-error: a number is not a module's bytes (the parameter is typed, not any)\nvoid init(42);"],
+    ["the default libraries", {}, "await init(new WebAssembly.Module(new Uint8Array(0)));\ninitSync(new WebAssembly.Module(new Uint8Array(0)));"],
+    ["ES2022 only, no DOM (a Node project)", { lib: ["ES2022"] }, [
+      "// @ts-expect-error: a number is not a module's bytes (the parameter is typed, not any)\nvoid init(42);",
+      "// @ts-expect-error: nor is a file name\nvoid init(\"robots.wasm\");",
+      "// @ts-expect-error: a DataView is refused at run time, as WebAssembly refuses it\ninitSync(new DataView(new ArrayBuffer(0)));",
+    ].join("\n")],
   ])("type-checks in a consumer project (NodeNext, strict, the package's declarations checked too): %s", (_name, libs, extra) => {
     writeFileSync(join(app, "consumer.ts"), `
-      import { init, Robots, RobotsCache, IndexingDirectives, isRobotsError, type RobotsErrorCode, type LintReport } from "robots-wasm";
+      import { init, initSync, Robots, RobotsCache, IndexingDirectives, isRobotsError, type RobotsErrorCode, type LintReport } from "robots-wasm";
       import { RobotsWorkerPool } from "robots-wasm/parallel";
       import { Robots as ReferenceRobots } from "robots-wasm/reference";
       await init();
@@ -146,6 +150,9 @@ describe("the packed package", () => {
       const pool: Promise<RobotsWorkerPool> = RobotsWorkerPool.create("", { workers: 1 });
       const code: RobotsErrorCode | undefined = isRobotsError(allowed) ? allowed.code : undefined;
       await init(new Uint8Array(0));
+      await init(new Int8Array(0));
+      initSync(new Uint16Array(0).buffer);
+      initSync(new Uint16Array(0));
       ${extra}
       export { verdicts, report, cache, page, pool, code };
     `);

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { commandConfig, fileLabel, loadRobots, parseCommand, parseOptions, PARSE_OPTIONS, PARSE_OPTIONS_HELP, positionalArgs } from "./args.js";
 import { paletteFor, type Palette } from "./colour.js";
-import { clip, groupLines, jsonPieces, plural, printable, printableDeep } from "./format.js";
+import { clip, groupLines, grouped, jsonPieces, plural, printable, printableDeep } from "./format.js";
 import { writePieces } from "./write.js";
 import { sourceLines } from "../index.js";
 import type { LintAgentSummary, LintFinding, LintReport, LintSeverity } from "../types.js";
@@ -63,7 +63,7 @@ function* reportPieces(label: string, report: LintReport, lines: readonly string
   if (report.findings.length > 0) yield "\n";
   yield `${palette.bold("Agents")}\n${report.agents.map(formatAgent).join("")}\n`;
   const { error, warning, info } = report.counts;
-  yield `${plural(error, "error")}, ${plural(warning, "warning")}, ${info} info\n`;
+  yield `${plural(error, "error")}, ${plural(warning, "warning")}, ${grouped(info)} info\n`;
 }
 
 export async function runLint(args: string[]): Promise<number> {
