@@ -807,6 +807,23 @@ describe.each(implementations)("$name", (impl) => {
         check(robots, url("/aaaaaaaaaaaaaaaa"), "x", NONE);
         check(robots, url("/abababababababababab"), "x", NONE);
       }
+      // Mismatches that fall back through several entries of the failure table: a search that fell
+      // back one entry only would resume with too long a partial match and find one that is not there.
+      for (const robots of both("User-agent: *\nDisallow: /*aaaaaababaaaabaa\n")) {
+        check(robots, url("/baaaaaaabaababaaaabaaa"), "x", NONE);
+        check(robots, url("/baaaaaababaaaabaa"), "x", D(2, "/*aaaaaababaaaabaa", "global"));
+        check(robots, url("/aaaaaabaaaaaababaaaabaa/x"), "x", D(2, "/*aaaaaababaaaabaa", "global"));
+      }
+    });
+
+    it("RFC 9309 2.2.3: a segment is found in the path only, not in the bytes of a longer URL decided before it", () => {
+      // The last block of a vector search reads past the path's end; those bytes (here `hzz`, left
+      // by the URL before) must not complete a match.
+      const x15 = "x".repeat(15);
+      for (const robots of both("User-agent: *\nDisallow: /*ah*ah\n")) {
+        check(robots, url(`/ah${x15}ahzz`), "x", D(2, "/*ah*ah", "global"));
+        check(robots, url(`/ah${x15}a`), "x", NONE);
+      }
     });
 
     it("RFC 9309 2.2.3: many two-byte wildcard segments under one prefix, found anywhere in the path, its end too", () => {
