@@ -4,7 +4,7 @@
  * unusual statuses, cache data validation, parse options, agent queries and the URL length limit
  * at its boundary. No network: every fetch is injected.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { encodeUrl, fetchRobots, initSync, MAX_URL_BYTES, Robots, RobotsCache, type RobotsCacheData } from "../src/index.js";
 import { Robots as ReferenceRobots } from "../src/reference/index.js";
 import { withCode } from "./support/robots-error.js";
@@ -188,5 +188,26 @@ describe("MAX_URL_BYTES: a URL of exactly the limit is decided", () => {
     const robots = Robots.parse("User-agent: *\nDisallow: /\n");
     expect(robots.isAllowed(url, "bot")).toBe(false);
     robots.dispose();
+  });
+});
+
+describe("MAX_URL_BYTES: a URL past the limit is refused, its bytes counted as it is encoded", () => {
+  const robots = Robots.parse("User-agent: *\nDisallow: /\n");
+  afterAll(() => robots.dispose());
+
+  it("counts U+0800, the first 3-byte character, as 3 bytes", () => {
+    const url = `ab${"\u0800".repeat(5_592_405)}`; // 2 + 16,777,215 bytes: one past the limit
+    expect(() => robots.isAllowed(url, "bot")).toThrowError(withCode("ROBOTS_ERR_INVALID_URL", /^URL is 16777217 bytes long, more than a URL may be \(16777216 bytes\)$/));
+  });
+
+  it("counts a surrogate pair as 4 bytes, one URL or in a batch", () => {
+    const url = `/\u{1F600}${"a".repeat(MAX_URL_BYTES - 4)}`; // 1 + 4 + (MAX_URL_BYTES - 4) bytes
+    expect(() => robots.isAllowed(url, "bot")).toThrowError(withCode("ROBOTS_ERR_INVALID_URL", /^URL is 16777217 bytes long/));
+    expect(() => robots.classify(["/a", url], "bot")).toThrowError(withCode("ROBOTS_ERR_INVALID_URL", /^URL at index 1 is 16777217 bytes long/));
+  });
+
+  it("counts a high surrogate not followed by a low one as U+FFFD (3 bytes), and what follows on its own", () => {
+    const url = `http://a/${"\ud800\u0800".repeat(2_796_202)}`; // 9 + 2,796,202 x 6 bytes
+    expect(() => robots.isAllowed(url, "bot")).toThrowError(withCode("ROBOTS_ERR_INVALID_URL", /^URL is 16777221 bytes long/));
   });
 });
