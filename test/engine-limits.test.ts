@@ -1,8 +1,10 @@
 /**
  * The matching engine at its internal block and table sizes, where an off-by-one would show only
  * past the first block: pairs of a path probed in blocks of 32 offsets (grams-probe.ts), and a lazy
- * DFA (dfa.ts) whose state cache fills the rows a 16-bit transition can address. Every setup of the
- * engine (tree, gram index, DFA given up) must agree with the reference.
+ * DFA (dfa.ts) whose state cache fills the rows a 16-bit transition can address, or is capped just
+ * past the rows it starts with; the walk's shortcuts (shortcuts.ts) in a tree of more than 65,536
+ * nodes. Every setup of the engine (tree, gram index, DFA given up) must agree with the reference,
+ * or, where the reference would take minutes, with the rule that must win.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -76,9 +78,9 @@ describe.each(wasmImplementations)("$name, past 16-bit node ids", (impl) => {
 
 describe("a DFA whose state cache is capped past its first rows", () => {
   // The cache starts with room for 16 states and grows up to the cap (configureDfa's second
-  // argument); at the cap it is reset. The shipped caps are far above what tests reach: a state
-  // interned one past the cap would be written past the room grown for it (17 and 20 leave no
-  // slack after the growth; 33 does).
+  // argument); at the cap it is reset. The other setups' caps (3 and 8 below the first rows, the
+  // shipped one far above what a test reaches) never make the growth stop at the cap: a state
+  // interned one past it would be written past the room grown (17 and 20 leave no slack; 33 does).
   it.each([17, 20, 33])("with a cap of %i states, decides paths that need more, as the reference does", (cap) => {
     const engine = loadEngine(readFileSync(new URL("../build/release.wasm", import.meta.url)));
     engine.exports.configureDfa(4096, cap, 0);
